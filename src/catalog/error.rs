@@ -1,0 +1,184 @@
+//! Diagnostics for data files: every error names the file, line and column, shows the source
+//! snippet and says what would be right.
+
+use std::fmt;
+use std::sync::Arc;
+
+use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode, SourceSpan};
+
+/// One problem in one data file.
+#[derive(Debug, Clone)]
+pub struct DataError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    pub help: Option<String>,
+    label: String,
+    span: SourceSpan,
+    src: Arc<NamedSource<Arc<str>>>,
+}
+
+impl DataError {
+    /// An error at a byte range of `text`.
+    pub fn at(
+        file: &str,
+        text: &Arc<str>,
+        offset: usize,
+        len: usize,
+        message: impl Into<String>,
+    ) -> Self {
+        let offset = offset.min(text.len());
+        let len = len.min(text.len() - offset);
+        let (line, column) = line_col(text, offset);
+        let message = message.into();
+        Self {
+            file: file.to_string(),
+            line,
+            column,
+            label: message.clone(),
+            message,
+            help: None,
+            span: SourceSpan::new(offset.into(), len),
+            src: Arc::new(NamedSource::new(file, text.clone())),
+        }
+    }
+
+    /// An error about a whole file (unreadable, empty).
+    pub fn file(file: &str, message: impl Into<String>) -> Self {
+        Self::at(file, &Arc::from(""), 0, 0, message)
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn with_label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..floor_char_boundary(text, offset)];
+    let line = before.bytes().filter(|&b| b == b'\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Byte offset of a 1-based line and column (in characters).
+pub fn offset_of(text: &str, line: usize, column: usize) -> usize {
+    let mut start = 0;
+    for _ in 1..line {
+        match text[start..].find('\n') {
+            Some(i) => start += i + 1,
+            None => return text.len(),
+        }
+    }
+    let rest = &text[start..];
+    let end = rest.find('\n').unwrap_or(rest.len());
+    rest[..end]
+        .char_indices()
+        .nth(column.saturating_sub(1))
+        .map_or(start + end, |(i, _)| start + i)
+}
+
+impl fmt::Display for DataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for DataError {}
+
+impl Diagnostic for DataError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new("uplint::data"))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        if self.src.inner().is_empty() {
+            None
+        } else {
+            Some(&*self.src)
+        }
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        if self.src.inner().is_empty() {
+            return None;
+        }
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            Some(self.label.clone()),
+            self.span,
+        ))))
+    }
+}
+
+/// All the problems found while loading data; nothing was loaded.
+#[derive(Debug, Clone)]
+pub struct DataErrors(pub Vec<DataError>);
+
+impl fmt::Display for DataErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for DataErrors {}
+
+/// Render diagnostics the way the CLI prints them (no colour), for tests and non-terminals.
+pub fn render_plain(errors: &[DataError]) -> String {
+    let handler =
+        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+            .with_width(100);
+    let mut out = String::new();
+    for e in errors {
+        // Writing into a String cannot fail.
+        let _ = handler.render_report(&mut out, e);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_and_offset_round_trip() {
+        let t = "ab\ncdé\nf";
+        assert_eq!(line_col(t, 0), (1, 1));
+        assert_eq!(line_col(t, 3), (2, 1));
+        assert_eq!(line_col(t, 7), (2, 4));
+        assert_eq!(offset_of(t, 2, 3), 5);
+        assert_eq!(offset_of(t, 3, 1), 8);
+        assert_eq!(offset_of(t, 9, 1), t.len());
+    }
+}

@@ -1,0 +1,263 @@
+//! The catalog: the removal schedule loaded from the embedded data and the user's own files,
+//! validated, and queried. It knows nothing of scanning or output formats.
+
+pub mod error;
+mod load;
+pub mod model;
+pub mod query;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+pub use error::{DataError, DataErrors};
+pub use load::SCHEMA_VERSION;
+pub use model::{Change, Entry, FileKind, Pattern, Surface};
+
+use crate::version::{Milestone, ServiceVersion};
+
+/// The data files built into the binary, by name.
+pub const EMBEDDED: &[(&str, &str)] = &[
+    ("introduced.yml", include_str!("../../data/introduced.yml")),
+    ("16.6.yml", include_str!("../../data/16.6.yml")),
+    ("16.7.yml", include_str!("../../data/16.7.yml")),
+    ("16.8.yml", include_str!("../../data/16.8.yml")),
+    ("16.9.yml", include_str!("../../data/16.9.yml")),
+    ("17.0.yml", include_str!("../../data/17.0.yml")),
+    ("18.0.yml", include_str!("../../data/18.0.yml")),
+    ("api-v5.yml", include_str!("../../data/api-v5.yml")),
+];
+
+/// A loaded, validated set of entries.
+#[derive(Clone, Debug)]
+pub struct Catalog {
+    entries: Vec<Entry>,
+}
+
+impl Catalog {
+    /// The embedded data alone.
+    pub fn embedded() -> Result<Catalog, DataErrors> {
+        Catalog::load(&[])
+    }
+
+    /// The embedded data plus the user's files or directories (`--data PATH`).
+    /// All or nothing: any error in any file means no catalog.
+    pub fn load(extra: &[PathBuf]) -> Result<Catalog, DataErrors> {
+        let mut loader = embedded_loader();
+        add_paths(&mut loader, extra);
+        loader.finish()
+    }
+
+    /// Validate files (`uplint data check`): the same checks as loading, and their ids must not
+    /// clash with the embedded ones. Returns how many entries the files hold.
+    pub fn check_files(files: &[PathBuf]) -> Result<usize, DataErrors> {
+        let mut loader = embedded_loader();
+        let embedded = loader.entries.len();
+        add_paths(&mut loader, files);
+        Ok(loader.finish()?.entries.len() - embedded)
+    }
+
+    /// A catalog from in-memory files alone, without the embedded data (tests, fuzzing).
+    pub fn from_texts(files: &[(&str, &str)]) -> Result<Catalog, DataErrors> {
+        let mut loader = load::Loader::default();
+        for (name, text) in files {
+            loader.add_file(name, text);
+        }
+        loader.finish()
+    }
+
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    pub fn get(&self, id: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.id == id)
+    }
+
+    /// Entries that detect `token` (case-sensitive first; case-insensitive if nothing matched).
+    /// A token matches a literal exactly, or a path/command literal of which it is a segment.
+    pub fn find_by_literal(&self, token: &str) -> Vec<&Entry> {
+        let token = token.trim().trim_start_matches('$');
+        let exact: Vec<&Entry> = self
+            .entries
+            .iter()
+            .filter(|e| {
+                e.literals()
+                    .iter()
+                    .any(|l| literal_matches(l, token, false))
+            })
+            .collect();
+        if !exact.is_empty() {
+            return exact;
+        }
+        self.entries
+            .iter()
+            .filter(|e| e.literals().iter().any(|l| literal_matches(l, token, true)))
+            .collect()
+    }
+
+    /// Every service version the data names (removals, deprecations, introductions), ascending.
+    pub fn service_versions(&self) -> Vec<ServiceVersion> {
+        let mut set = BTreeSet::new();
+        for e in &self.entries {
+            if let Some(Milestone::Service(v)) = e.removed_in {
+                set.insert(v);
+            }
+            set.extend(e.introduced_in);
+            set.extend(e.deprecated_in);
+        }
+        set.into_iter().collect()
+    }
+
+    /// Every milestone at which something is removed, ascending (`v5` last).
+    pub fn removal_milestones(&self) -> Vec<Milestone> {
+        let set: BTreeSet<Milestone> = self.entries.iter().filter_map(|e| e.removed_in).collect();
+        set.into_iter().collect()
+    }
+
+    /// The newest service version at which something is removed.
+    pub fn newest_removal(&self) -> Option<ServiceVersion> {
+        self.removal_milestones()
+            .iter()
+            .rev()
+            .find_map(|m| m.service())
+    }
+
+    /// Parse a version given on the command line and check the data knows about it (or that
+    /// it lies between versions the data knows). The error lists the known versions.
+    pub fn parse_cli_version(&self, flag: &str, s: &str) -> Result<ServiceVersion, String> {
+        let known = self
+            .service_versions()
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        s.parse::<ServiceVersion>().map_err(|_| {
+            format!(
+                "invalid value `{s}` for {flag}: expected a service version such as `17.0`\n  versions in the data: {known}"
+            )
+        })
+    }
+}
+
+fn literal_matches(literal: &str, token: &str, ignore_case: bool) -> bool {
+    let eq = |a: &str, b: &str| {
+        if ignore_case {
+            a.eq_ignore_ascii_case(b)
+        } else {
+            a == b
+        }
+    };
+    eq(literal, token)
+        || literal
+            .split(['/', '.', ' ', '[', ']', '\''])
+            .any(|seg| !seg.is_empty() && eq(seg, token))
+}
+
+fn sort_key(e: &Entry) -> (u8, Option<Milestone>, Option<ServiceVersion>, &str) {
+    // Introductions first (by version), then removals by milestone, then by id.
+    match e.removed_in {
+        None => (0, None, e.introduced_in, &e.id),
+        Some(m) => (1, Some(m), None, &e.id),
+    }
+}
+
+fn embedded_loader() -> load::Loader {
+    let mut loader = load::Loader::default();
+    for (name, text) in EMBEDDED {
+        loader.add_file(&format!("data/{name}"), text);
+    }
+    loader
+}
+
+fn add_paths(loader: &mut load::Loader, paths: &[PathBuf]) {
+    for path in paths {
+        match data_files(path) {
+            Ok(files) => {
+                for f in files {
+                    let shown = f.display().to_string();
+                    match std::fs::read_to_string(&f) {
+                        Ok(text) => loader.add_file(&shown, &text),
+                        Err(e) => loader.errors.push(DataError::file(
+                            &shown,
+                            format!("cannot read data file: {e}"),
+                        )),
+                    }
+                }
+            }
+            Err(e) => loader.errors.push(*e),
+        }
+    }
+}
+
+/// The data files a `--data PATH` names: the file itself, or the `.yml`/`.yaml` files of a
+/// directory in name order.
+fn data_files(path: &Path) -> Result<Vec<PathBuf>, Box<DataError>> {
+    let shown = path.display().to_string();
+    let meta = std::fs::metadata(path)
+        .map_err(|e| DataError::file(&shown, format!("cannot read data path: {e}")))
+        .map_err(Box::new)?;
+    if meta.is_file() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+        .map_err(|e| {
+            Box::new(DataError::file(
+                &shown,
+                format!("cannot read data directory: {e}"),
+            ))
+        })?
+        .filter_map(|d| d.ok().map(|d| d.path()))
+        .filter(|p| {
+            p.is_file()
+                && matches!(
+                    p.extension().and_then(|e| e.to_str()),
+                    Some("yml") | Some("yaml")
+                )
+        })
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(Box::new(DataError::file(
+            &shown,
+            "data directory holds no .yml or .yaml file",
+        )));
+    }
+    Ok(files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_embedded_file_loads() {
+        let cat = Catalog::embedded()
+            .unwrap_or_else(|e| panic!("embedded data is invalid:\n{}", error::render_plain(&e.0)));
+        assert!(cat.entries().len() > 50);
+    }
+
+    #[test]
+    fn every_data_file_is_embedded() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+        let mut on_disk: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|d| d.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".yml"))
+            .collect();
+        on_disk.sort();
+        let mut embedded: Vec<String> = EMBEDDED.iter().map(|(n, _)| n.to_string()).collect();
+        embedded.sort();
+        assert_eq!(on_disk, embedded);
+    }
+
+    #[test]
+    fn every_file_starts_with_schema_version() {
+        for (name, text) in EMBEDDED {
+            let first = text
+                .lines()
+                .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+                .unwrap();
+            assert_eq!(first, "schema_version: 1", "{name}");
+        }
+    }
+}

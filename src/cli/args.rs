@@ -1,0 +1,144 @@
+//! The command line: every command, flag and its help.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "uplint",
+    version,
+    about = "Deprecation-schedule linter and query engine for the GitLab platform",
+    long_about = "uplint knows the platform's schedule of deprecated and removed features (REST API v4 \
+and v5, GraphQL, CI/CD variables and keywords, runner registration, Helm values, Omnibus settings, \
+metrics) and the error tracking API. It answers questions about the schedule and finds removed items \
+in a repository.",
+    after_help = "Examples:\n  uplint query --from 16.5 --to 17.0      what breaks when upgrading from 16.5 to 17.0\n  uplint explain totalWeight              what replaces totalWeight\n  uplint versions                         the timeline\n  uplint data check my-deprecations.yml   validate in-house data files",
+    propagate_version = true
+)]
+pub struct Cli {
+    /// Add data files or directories (same schema as the embedded data); repeatable.
+    #[arg(long = "data", value_name = "PATH", global = true)]
+    pub data: Vec<PathBuf>,
+
+    /// When to use colour in diagnostics.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    pub color: ColorChoice,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List entries of the schedule, filtered.
+    #[command(
+        after_help = "Version filters select removals; --surface, --breaking and --search narrow them.\n\n\
+Examples:\n  uplint query --from 16.5 --to 17.0          what an upgrade from 16.5 to 17.0 changes\n  \
+uplint query --removed-in 18.0 --format json\n  uplint query --api v5                       what REST API v5 removes\n  \
+uplint query --surface graphql --search runner\n  uplint query --breaking --format markdown"
+    )]
+    Query(QueryArgs),
+
+    /// Everything about one entry, found by id or by a literal it detects.
+    #[command(
+        after_help = "Examples:\n  uplint explain ci-job-jwt\n  uplint explain CI_JOB_JWT_V2\n  uplint explain totalWeight\n  uplint explain --format json runnerRegistrationToken"
+    )]
+    Explain(ExplainArgs),
+
+    /// The timeline: each version with its number of entries and of breaking ones.
+    #[command(after_help = "Examples:\n  uplint versions\n  uplint versions --format json")]
+    Versions(VersionsArgs),
+
+    /// Work with data files.
+    #[command(subcommand)]
+    Data(DataCommand),
+}
+
+#[derive(Args, Debug)]
+pub struct QueryArgs {
+    /// Entries removed in exactly this version (`17.0`, or `v5` for the REST API v5).
+    #[arg(long, value_name = "V")]
+    pub removed_in: Option<String>,
+
+    /// Lower end of an upgrade window (exclusive): the version running now.
+    #[arg(long, value_name = "V")]
+    pub from: Option<String>,
+
+    /// Upper end of an upgrade window (inclusive): the version upgraded to.
+    #[arg(long, value_name = "V")]
+    pub to: Option<String>,
+
+    /// Include REST API v5 removals (alone: list only them).
+    #[arg(long, value_name = "VERSION", value_parser = ["v5"])]
+    pub api: Option<String>,
+
+    /// Only these surfaces (comma-separated or repeated): rest, graphql, ci, runner, helm, …
+    #[arg(long, value_name = "S", value_delimiter = ',')]
+    pub surface: Vec<String>,
+
+    /// Only breaking changes.
+    #[arg(long)]
+    pub breaking: bool,
+
+    /// Case-insensitive text over id, title, patterns, replacement and notes.
+    #[arg(long, value_name = "TEXT")]
+    pub search: Option<String>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = QueryFormat::Table)]
+    pub format: QueryFormat,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum QueryFormat {
+    Table,
+    Json,
+    Yaml,
+    Markdown,
+    Csv,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// An entry id (`ci-job-jwt`) or a literal it detects (`CI_JOB_JWT_V2`, `totalWeight`).
+    #[arg(value_name = "ID|TOKEN")]
+    pub target: String,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+    pub format: ExplainFormat,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExplainFormat {
+    Text,
+    Json,
+}
+
+#[derive(Args, Debug)]
+pub struct VersionsArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+    pub format: ExplainFormat,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum DataCommand {
+    /// Validate data files (same checks as loading; ids must not clash with the embedded data).
+    #[command(
+        after_help = "Exit status: 0 when every file is valid, 2 otherwise.\n\nExample:\n  uplint data check deprecations/ in-house.yml"
+    )]
+    Check {
+        /// Files or directories of `.yml`/`.yaml` files.
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+    },
+}

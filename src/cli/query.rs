@@ -1,0 +1,119 @@
+//! `uplint query`, `uplint explain`, `uplint versions` and `uplint data check`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::args::{ExplainArgs, ExplainFormat, QueryArgs, QueryFormat, VersionsArgs};
+use super::{Failure, Outcome, print};
+use uplint::catalog::query::Filter;
+use uplint::catalog::{Catalog, Surface};
+use uplint::render::catalog as render;
+use uplint::version::Milestone;
+
+fn milestone(cat: &Catalog, flag: &str, s: &str) -> Result<Milestone, Failure> {
+    if s.starts_with(['v', 'V']) {
+        return s.parse::<Milestone>().map_err(|_| {
+            Failure::Usage(format!(
+                "invalid value `{s}` for {flag}: the REST API versions are v4 and v5"
+            ))
+        });
+    }
+    cat.parse_cli_version(flag, s)
+        .map(Milestone::Service)
+        .map_err(Failure::Usage)
+}
+
+pub fn query(cat: &Catalog, a: &QueryArgs) -> Outcome {
+    let mut f = Filter {
+        breaking: a.breaking,
+        search: a.search.clone(),
+        api_v5: a.api.is_some(),
+        ..Filter::default()
+    };
+    if let Some(s) = &a.removed_in {
+        f.removed_in = Some(milestone(cat, "--removed-in", s)?);
+    }
+    for (flag, val, slot) in [("--from", &a.from, &mut f.from), ("--to", &a.to, &mut f.to)] {
+        if let Some(s) = val {
+            *slot = Some(cat.parse_cli_version(flag, s).map_err(Failure::Usage)?);
+        }
+    }
+    if let (Some(from), Some(to)) = (f.from, f.to)
+        && from > to
+    {
+        return Err(Failure::Usage(format!(
+            "--from {from} is after --to {to}: the window is (from, to]"
+        )));
+    }
+    if f.removed_in.is_some() && (f.from.is_some() || f.to.is_some()) {
+        return Err(Failure::Usage(
+            "--removed-in cannot be combined with --from/--to".into(),
+        ));
+    }
+    for s in &a.surface {
+        match Surface::parse(s) {
+            Some(x) => f.surfaces.push(x),
+            None => {
+                let all: Vec<&str> = Surface::ALL.iter().map(|x| x.as_str()).collect();
+                return Err(Failure::Usage(format!(
+                    "unknown surface `{s}`; expected one of {}",
+                    all.join(", ")
+                )));
+            }
+        }
+    }
+    let selected = f.apply(cat.entries());
+    let out = match a.format {
+        QueryFormat::Table => render::table(&selected),
+        QueryFormat::Json => render::json(&selected),
+        QueryFormat::Yaml => render::yaml(&selected),
+        QueryFormat::Markdown => render::markdown(&selected),
+        QueryFormat::Csv => render::csv(&selected),
+    };
+    print(&out);
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn explain(cat: &Catalog, a: &ExplainArgs) -> Outcome {
+    let found: Vec<_> = match cat.get(&a.target) {
+        Some(e) => vec![e],
+        None => cat.find_by_literal(&a.target),
+    };
+    if found.is_empty() {
+        return Err(Failure::Usage(format!(
+            "no entry has the id or detects `{}`; try `uplint query --search {}`",
+            a.target, a.target
+        )));
+    }
+    let out = match a.format {
+        ExplainFormat::Text => found
+            .iter()
+            .map(|e| render::explain(e))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        ExplainFormat::Json => render::json(&found),
+    };
+    print(&out);
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn versions(cat: &Catalog, a: &VersionsArgs) -> Outcome {
+    let rows = render::version_rows(cat.entries());
+    let out = match a.format {
+        ExplainFormat::Text => render::versions_table(&rows),
+        ExplainFormat::Json => serde_json::to_string_pretty(&rows).expect("rows serialize") + "\n",
+    };
+    print(&out);
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn data_check(files: &[PathBuf]) -> Outcome {
+    let n = Catalog::check_files(files)?;
+    eprintln!(
+        "ok: {n} entr{} in {} path{} valid",
+        if n == 1 { "y" } else { "ies" },
+        files.len(),
+        if files.len() == 1 { "" } else { "s" }
+    );
+    Ok(ExitCode::SUCCESS)
+}

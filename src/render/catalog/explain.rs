@@ -1,0 +1,78 @@
+//! `uplint explain`: everything about one entry, as text.
+
+use super::{removed_text, replacement_text};
+use crate::catalog::Entry;
+
+pub fn render(e: &Entry) -> String {
+    let mut out = format!("{}: {}\n\n", e.id, e.title);
+    let mut field = |name: &str, value: String| {
+        out.push_str(&format!("  {:<13} {}\n", format!("{name}:"), value));
+    };
+    field("surface", e.surface.as_str().to_string());
+    field("change", e.change.as_str().to_string());
+    if let Some(v) = e.introduced_in {
+        field("introduced in", v.to_string());
+    }
+    if let Some(v) = e.deprecated_in {
+        field("deprecated in", v.to_string());
+    }
+    if e.removed_in.is_some() {
+        field("removed in", removed_text(e));
+    }
+    if let Some(b) = e.breaking {
+        field("breaking", if b { "yes" } else { "no" }.to_string());
+    }
+    if let Some(r) = replacement_text(e) {
+        field("replacement", r);
+    }
+    if let Some(n) = &e.notes {
+        field("notes", n.clone());
+    }
+    for ep in &e.endpoints {
+        let params: Vec<String> = ep
+            .params
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} ({}, {}{})",
+                    p.name,
+                    p.location,
+                    p.ty,
+                    if p.required { ", required" } else { "" }
+                )
+            })
+            .collect();
+        let mut s = format!("{} /api/v4{}", ep.method.as_str(), ep.path);
+        if !params.is_empty() {
+            s.push_str(&format!(": {}", params.join("; ")));
+        }
+        if ep.no_body {
+            s.push_str("; no body fields");
+        }
+        if let Some(role) = &ep.role {
+            s.push_str(&format!("; role {role}"));
+        }
+        field("endpoint", s);
+    }
+    if e.detectable {
+        out.push_str("\n  detected as:\n");
+        for p in &e.patterns {
+            out.push_str(&format!("    - {}\n", p.describe()));
+        }
+    } else {
+        out.push_str("\n  not detectable: no file shows this item\n");
+    }
+    let renames: Vec<(String, &str)> = e.patterns.iter().filter_map(|p| p.rename()).collect();
+    if !renames.is_empty() {
+        out.push_str("\n  example (machine-applicable rename):\n");
+        for (before, after) in renames {
+            out.push_str(&format!("    - before: {before}\n      after:  {after}\n"));
+        }
+    }
+    out.push_str(&format!(
+        "\n  source: {} (spec: {})\n",
+        e.source,
+        e.spec.join("; ")
+    ));
+    out
+}

@@ -1,0 +1,4 @@
+//! Reporters: turn catalog query results (and scan findings) into output formats.
+//! One file per format.
+
+pub mod catalog;
