@@ -52,99 +52,113 @@ struct RawEntry {
     #[serde(default)]
     detectable: Option<Spanned<bool>>,
     #[serde(default)]
-    patterns: Vec<Spanned<RawPattern>>,
+    patterns: Vec<RawPattern>,
     #[serde(default)]
     endpoints: Vec<RawEndpoint>,
     spec: Vec<S>,
 }
 
+/// A pattern as written: `kind` and the fields of that kind. A flat struct rather than a
+/// tagged enum, so that every value keeps its position.
 #[derive(Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-enum RawPattern {
-    Variable {
-        name: S,
-        #[serde(default)]
-        replace_with: Option<S>,
-    },
-    YamlKey {
-        path: S,
-        #[serde(default)]
-        values: Vec<S>,
-        files: Vec<S>,
-        #[serde(default)]
-        unless_sibling: Option<S>,
-        #[serde(default)]
-        replace_with: Option<S>,
-    },
-    HelmValue {
-        path: S,
-        #[serde(default)]
-        values: Vec<S>,
-        #[serde(default)]
-        replace_with: Option<S>,
-    },
-    CliFlag {
-        command: S,
-        flag: S,
-        #[serde(default)]
-        short: Option<S>,
-        #[serde(default)]
-        env: Option<S>,
-    },
-    CliCommand {
-        command: S,
-    },
-    OmnibusSetting {
-        key: S,
-        #[serde(default)]
-        values: Vec<S>,
-        #[serde(default)]
-        replace_with: Option<S>,
-    },
-    TomlKey {
-        table: S,
-        key: S,
-        #[serde(default)]
-        values: Vec<S>,
-    },
-    Metric {
-        name: S,
-        #[serde(default)]
-        replace_with: Option<S>,
-    },
-    RestEndpoint {
-        #[serde(default)]
-        method: Option<S>,
-        path: S,
-        #[serde(default)]
-        api: Option<S>,
-        #[serde(default)]
-        prefix: bool,
-        #[serde(default)]
-        with_params: Vec<S>,
-    },
-    RestField {
-        name: S,
-        endpoints: Vec<S>,
-        #[serde(default)]
-        values: Vec<S>,
-        #[serde(default)]
-        replace_with: Option<S>,
-    },
-    Graphql {
-        element: S,
-        name: S,
-        #[serde(default)]
-        parents: Vec<S>,
-        #[serde(default)]
-        unless_argument: Option<S>,
-        #[serde(default)]
-        replace_with: Option<S>,
-    },
-    Literal {
-        text: S,
-        files: Vec<S>,
-    },
+#[serde(deny_unknown_fields)]
+struct RawPattern {
+    kind: S,
+    name: Option<S>,
+    path: Option<S>,
+    values: Option<Vec<S>>,
+    files: Option<Vec<S>>,
+    unless_sibling: Option<S>,
+    replace_with: Option<S>,
+    command: Option<S>,
+    flag: Option<S>,
+    short: Option<S>,
+    env: Option<S>,
+    key: Option<S>,
+    table: Option<S>,
+    method: Option<S>,
+    api: Option<S>,
+    prefix: Option<Spanned<bool>>,
+    with_params: Option<Vec<S>>,
+    endpoints: Option<Vec<S>>,
+    element: Option<S>,
+    parents: Option<Vec<S>>,
+    unless_argument: Option<S>,
+    text: Option<S>,
+}
+
+/// The fields each pattern kind takes: (kind, required, optional).
+const PATTERN_KINDS: &[(&str, &[&str], &[&str])] = &[
+    ("variable", &["name"], &["replace_with"]),
+    (
+        "yaml_key",
+        &["path", "files"],
+        &["values", "unless_sibling", "replace_with"],
+    ),
+    ("helm_value", &["path"], &["values", "replace_with"]),
+    ("cli_flag", &["command", "flag"], &["short", "env"]),
+    ("cli_command", &["command"], &[]),
+    ("omnibus_setting", &["key"], &["values", "replace_with"]),
+    ("toml_key", &["table", "key"], &["values"]),
+    ("metric", &["name"], &["replace_with"]),
+    (
+        "rest_endpoint",
+        &["path"],
+        &["method", "api", "prefix", "with_params"],
+    ),
+    (
+        "rest_field",
+        &["name", "endpoints"],
+        &["values", "replace_with"],
+    ),
+    (
+        "graphql",
+        &["element", "name"],
+        &["parents", "unless_argument", "replace_with"],
+    ),
+    ("literal", &["text", "files"], &[]),
+];
+
+impl RawPattern {
+    /// Every field that is present, with its position.
+    fn present(&self) -> Vec<(&'static str, serde_saphyr::Location)> {
+        let mut out = Vec::new();
+        let one = |out: &mut Vec<_>, n, f: &Option<S>| {
+            if let Some(s) = f {
+                out.push((n, s.referenced));
+            }
+        };
+        let many = |out: &mut Vec<_>, n, f: &Option<Vec<S>>| {
+            if let Some(v) = f {
+                // An empty list has no element to point at; use the kind's position.
+                out.push((n, v.first().map_or(self.kind.referenced, |s| s.referenced)));
+            }
+        };
+        one(&mut out, "name", &self.name);
+        one(&mut out, "path", &self.path);
+        many(&mut out, "values", &self.values);
+        many(&mut out, "files", &self.files);
+        one(&mut out, "unless_sibling", &self.unless_sibling);
+        one(&mut out, "replace_with", &self.replace_with);
+        one(&mut out, "command", &self.command);
+        one(&mut out, "flag", &self.flag);
+        one(&mut out, "short", &self.short);
+        one(&mut out, "env", &self.env);
+        one(&mut out, "key", &self.key);
+        one(&mut out, "table", &self.table);
+        one(&mut out, "method", &self.method);
+        one(&mut out, "api", &self.api);
+        if let Some(p) = &self.prefix {
+            out.push(("prefix", p.referenced));
+        }
+        many(&mut out, "with_params", &self.with_params);
+        many(&mut out, "endpoints", &self.endpoints);
+        one(&mut out, "element", &self.element);
+        many(&mut out, "parents", &self.parents);
+        one(&mut out, "unless_argument", &self.unless_argument);
+        one(&mut out, "text", &self.text);
+        out
+    }
 }
 
 #[derive(Deserialize)]
@@ -706,85 +720,115 @@ impl Loader {
     }
 }
 
-fn pattern(ctx: &mut FileCtx, sp: &Spanned<RawPattern>) -> Option<Pattern> {
+fn pattern(ctx: &mut FileCtx, r: &RawPattern) -> Option<Pattern> {
     const VAR: &str = "a variable name is letters, digits and `_`, not starting with a digit";
+    let Some(&(kind, required, optional)) =
+        PATTERN_KINDS.iter().find(|(k, _, _)| *k == r.kind.value)
+    else {
+        let all: Vec<&str> = PATTERN_KINDS.iter().map(|(k, _, _)| *k).collect();
+        ctx.err_at(
+            &r.kind,
+            format!("unknown pattern kind `{}`", r.kind.value),
+            Some(format!("expected one of {}", all.join(", "))),
+        );
+        return None;
+    };
+    let present = r.present();
     let before = ctx.errors.len();
-    let p = match &sp.value {
-        RawPattern::Variable { name, replace_with } => Pattern::Variable {
-            name: ctx.ident(name, "variable name", &[], VAR)?,
-            replace_with: ctx.opt(replace_with, "replace_with")?,
+    let takes = || {
+        let mut all: Vec<&str> = required.to_vec();
+        all.extend(optional);
+        all.join(", ")
+    };
+    for (field, loc) in &present {
+        if !required.contains(field) && !optional.contains(field) {
+            ctx.err_loc(
+                *loc,
+                format!("`{field}` does not apply to a `{kind}` pattern"),
+                &format!("a `{kind}` pattern takes {}", takes()),
+            );
+        }
+    }
+    for field in required {
+        if !present.iter().any(|(f, _)| f == field) {
+            ctx.err_at(
+                &r.kind,
+                format!("a `{kind}` pattern needs `{field}`"),
+                Some(format!("a `{kind}` pattern takes {}", takes())),
+            );
+        }
+    }
+    if ctx.errors.len() > before {
+        return None;
+    }
+    // From here every required field is present.
+    let req = |f: &Option<S>| f.clone().expect("required field checked above");
+    let empty = Vec::new();
+    let list = |f: &Option<Vec<S>>| f.clone().unwrap_or_default();
+    let values = ctx.strings(r.values.as_ref().unwrap_or(&empty), "value");
+    let replace_with = ctx.opt(&r.replace_with, "replace_with");
+    let p = match kind {
+        "variable" => Pattern::Variable {
+            name: ctx.ident(&req(&r.name), "variable name", &[], VAR)?,
+            replace_with: replace_with?,
         },
-        RawPattern::YamlKey {
-            path,
-            values,
-            files,
-            unless_sibling,
-            replace_with,
-        } => Pattern::YamlKey {
-            path: ctx.key_path(path)?,
-            values: ctx.strings(values, "value")?,
-            files: ctx.files(files, path)?,
-            unless_sibling: ctx.opt(unless_sibling, "unless_sibling")?,
-            replace_with: ctx.opt(replace_with, "replace_with")?,
+        "yaml_key" => {
+            let path = req(&r.path);
+            Pattern::YamlKey {
+                path: ctx.key_path(&path)?,
+                values: values?,
+                files: ctx.files(&list(&r.files), &path)?,
+                unless_sibling: ctx.opt(&r.unless_sibling, "unless_sibling")?,
+                replace_with: replace_with?,
+            }
+        }
+        "helm_value" => Pattern::HelmValue {
+            path: ctx.key_path(&req(&r.path))?,
+            values: values?,
+            replace_with: replace_with?,
         },
-        RawPattern::HelmValue {
-            path,
-            values,
-            replace_with,
-        } => Pattern::HelmValue {
-            path: ctx.key_path(path)?,
-            values: ctx.strings(values, "value")?,
-            replace_with: ctx.opt(replace_with, "replace_with")?,
-        },
-        RawPattern::CliFlag {
-            command,
-            flag,
-            short,
-            env,
-        } => {
+        "cli_flag" => {
+            let flag = req(&r.flag);
             let flag_ok = flag.value.starts_with("--")
                 && flag.value.len() > 2
                 && is_ident(&flag.value[2..], &['-']);
-            let short_ok = short.as_ref().is_none_or(|s| {
-                s.value.len() == 2
-                    && s.value.starts_with('-')
-                    && s.value.as_bytes()[1].is_ascii_alphanumeric()
-            });
             Pattern::CliFlag {
-                command: ctx.non_empty(command, "command")?,
+                command: ctx.non_empty(&req(&r.command), "command")?,
                 flag: ctx.checked(
-                    flag,
+                    &flag,
                     "flag",
                     flag_ok,
                     "a long flag is `--` followed by letters, digits and dashes, e.g. `--tag-list`",
                 )?,
-                short: match short {
+                short: match &r.short {
                     None => None,
-                    Some(s) => Some(ctx.checked(
-                        s,
-                        "short flag",
-                        short_ok,
-                        "a short flag is `-` and one letter, e.g. `-r`",
-                    )?),
+                    Some(s) => {
+                        let ok = s.value.len() == 2
+                            && s.value.starts_with('-')
+                            && s.value.as_bytes()[1].is_ascii_alphanumeric();
+                        Some(ctx.checked(
+                            s,
+                            "short flag",
+                            ok,
+                            "a short flag is `-` and one letter, e.g. `-r`",
+                        )?)
+                    }
                 },
-                env: match env {
+                env: match &r.env {
                     None => None,
                     Some(e) => Some(ctx.ident(e, "environment variable", &[], VAR)?),
                 },
             }
         }
-        RawPattern::CliCommand { command } => Pattern::CliCommand {
-            command: ctx.non_empty(command, "command")?,
+        "cli_command" => Pattern::CliCommand {
+            command: ctx.non_empty(&req(&r.command), "command")?,
         },
-        RawPattern::OmnibusSetting {
-            key,
-            values,
-            replace_with,
-        } => {
+        "omnibus_setting" => {
+            let key = req(&r.key);
             let parsed = parse_omnibus_key(key.value.trim());
             if parsed.is_none() {
                 ctx.err_at(
-                    key,
+                    &key,
                     format!("invalid gitlab.rb setting `{}`", key.value),
                     Some(
                         "write it as in gitlab.rb, e.g. `postgres_exporter['per_table_stats']`"
@@ -794,37 +838,31 @@ fn pattern(ctx: &mut FileCtx, sp: &Spanned<RawPattern>) -> Option<Pattern> {
             }
             Pattern::OmnibusSetting {
                 key: parsed?,
-                values: ctx.strings(values, "value")?,
-                replace_with: ctx.opt(replace_with, "replace_with")?,
+                values: values?,
+                replace_with: replace_with?,
             }
         }
-        RawPattern::TomlKey { table, key, values } => Pattern::TomlKey {
-            table: ctx.non_empty(table, "table")?,
+        "toml_key" => Pattern::TomlKey {
+            table: ctx.non_empty(&req(&r.table), "table")?,
             key: ctx.ident(
-                key,
+                &req(&r.key),
                 "TOML key",
                 &['-'],
                 "a bare TOML key: letters, digits, `_` and `-`",
             )?,
-            values: ctx.strings(values, "value")?,
+            values: values?,
         },
-        RawPattern::Metric { name, replace_with } => Pattern::Metric {
+        "metric" => Pattern::Metric {
             name: ctx.ident(
-                name,
+                &req(&r.name),
                 "metric name",
                 &[':'],
                 "a metric name is letters, digits, `_` and `:`",
             )?,
-            replace_with: ctx.opt(replace_with, "replace_with")?,
+            replace_with: replace_with?,
         },
-        RawPattern::RestEndpoint {
-            method,
-            path,
-            api,
-            prefix,
-            with_params,
-        } => {
-            let api = match api {
+        "rest_endpoint" => {
+            let api = match &r.api {
                 None => RestApi::V4,
                 Some(a) => match a.value.as_str() {
                     "v4" => RestApi::V4,
@@ -841,53 +879,45 @@ fn pattern(ctx: &mut FileCtx, sp: &Spanned<RawPattern>) -> Option<Pattern> {
                 },
             };
             Pattern::RestEndpoint {
-                method: match method {
+                method: match &r.method {
                     None => None,
                     Some(m) => Some(ctx.method(m)?),
                 },
-                path: ctx.rest_path(path)?,
+                path: ctx.rest_path(&req(&r.path))?,
                 api,
-                prefix: *prefix,
-                with_params: ctx.strings(with_params, "parameter")?,
+                prefix: r.prefix.as_ref().is_some_and(|p| p.value),
+                with_params: ctx.strings(&list(&r.with_params), "parameter")?,
             }
         }
-        RawPattern::RestField {
-            name,
-            endpoints,
-            values,
-            replace_with,
-        } => {
+        "rest_field" => {
+            let name = req(&r.name);
+            let endpoints = list(&r.endpoints);
             if endpoints.is_empty() {
                 ctx.err_at(
-                    name,
+                    &name,
                     "a REST field needs the endpoints it belongs to",
                     Some("add `endpoints: [/path/:id, ...]`".into()),
                 );
                 return None;
             }
             let mut eps = Vec::new();
-            for e in endpoints {
+            for e in &endpoints {
                 eps.push(ctx.rest_path(e)?);
             }
             Pattern::RestField {
                 name: ctx.ident(
-                    name,
+                    &name,
                     "field name",
                     &[],
                     "a field name is letters, digits and `_`",
                 )?,
                 endpoints: eps,
-                values: ctx.strings(values, "value")?,
-                replace_with: ctx.opt(replace_with, "replace_with")?,
+                values: values?,
+                replace_with: replace_with?,
             }
         }
-        RawPattern::Graphql {
-            element,
-            name,
-            parents,
-            unless_argument,
-            replace_with,
-        } => {
+        "graphql" => {
+            let element = req(&r.element);
             let el = match element.value.as_str() {
                 "field" => GraphqlElement::Field,
                 "type" => GraphqlElement::Type,
@@ -896,36 +926,42 @@ fn pattern(ctx: &mut FileCtx, sp: &Spanned<RawPattern>) -> Option<Pattern> {
                 "query" => GraphqlElement::Query,
                 _ => {
                     ctx.err_at(
-                        element,
+                        &element,
                         format!("unknown GraphQL element `{}`", element.value),
                         Some("expected one of field, type, enum_value, argument, query".into()),
                     );
                     return None;
                 }
             };
-            let mut ps = Vec::new();
-            for p in parents {
+            let mut parents = Vec::new();
+            for p in &list(&r.parents) {
                 let ok = !p.value.is_empty() && p.value.split('.').all(|s| is_ident(s, &[]));
-                ps.push(ctx.checked(p, "GraphQL parent", ok, "a parent is a type name or a dotted field path, e.g. `CiRunner` or `runners.nodes`")?);
+                parents.push(ctx.checked(
+                    p,
+                    "GraphQL parent",
+                    ok,
+                    "a parent is a type name or a dotted field path, e.g. `CiRunner` or `runners.nodes`",
+                )?);
             }
             Pattern::Graphql {
                 element: el,
                 name: ctx.ident(
-                    name,
+                    &req(&r.name),
                     "GraphQL name",
                     &[],
                     "a GraphQL name is letters, digits and `_`",
                 )?,
-                parents: ps,
-                unless_argument: ctx.opt(unless_argument, "unless_argument")?,
-                replace_with: ctx.opt(replace_with, "replace_with")?,
+                parents,
+                unless_argument: ctx.opt(&r.unless_argument, "unless_argument")?,
+                replace_with: replace_with?,
             }
         }
-        RawPattern::Literal { text, files } => {
-            let t = ctx.non_empty(text, "literal")?;
+        "literal" => {
+            let text = req(&r.text);
+            let t = ctx.non_empty(&text, "literal")?;
             if t.len() < 4 {
                 ctx.err_at(
-                    text,
+                    &text,
                     format!("literal `{t}` is too short to be distinctive"),
                     Some("a literal needs at least 4 characters".into()),
                 );
@@ -933,9 +969,10 @@ fn pattern(ctx: &mut FileCtx, sp: &Spanned<RawPattern>) -> Option<Pattern> {
             }
             Pattern::Literal {
                 text: t,
-                files: ctx.files(files, text)?,
+                files: ctx.files(&list(&r.files), &text)?,
             }
         }
+        _ => unreachable!("every kind of PATTERN_KINDS is handled"),
     };
     (ctx.errors.len() == before).then_some(p)
 }
@@ -960,18 +997,59 @@ pub(crate) fn yaml_error(name: &str, text: &Arc<str>, e: &serde_saphyr::Error) -
         }
         None => (0, 0),
     };
+    let (offset, len) = if message.starts_with("missing field") {
+        enclosing_item(text, offset).unwrap_or((offset, len))
+    } else {
+        (offset, len)
+    };
     let help = if message.contains("unknown field") || message.contains("unknown variant") {
-        Some("see the schema in data/README.md for the fields each entry and pattern takes")
+        Some("see data/README.md for the fields of an entry and of each pattern kind")
     } else if message.contains("missing field") {
-        Some("add the missing field")
+        Some("add the missing field to this entry")
     } else {
         None
     };
-    let mut err = DataError::at(name, text, offset, len, message);
+    let label = message
+        .split(", expected")
+        .next()
+        .unwrap_or(&message)
+        .to_string();
+    let mut err = DataError::at(name, text, offset, len, message.clone()).with_label(label);
     if let Some(h) = help {
         err = err.with_help(h);
     }
     err
+}
+
+/// The first key of the sequence item (`- key: ...`) that holds the mapping at `offset`: the
+/// place a "missing field" error should point at, rather than where the parser noticed it.
+fn enclosing_item(text: &str, offset: usize) -> Option<(usize, usize)> {
+    let offset = offset.min(text.len());
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let column = offset - line_start;
+    if column < 2 {
+        return None;
+    }
+    let mut end = line_start;
+    // Walk back line by line until the line whose `- ` opens this mapping.
+    loop {
+        let start = text[..end.saturating_sub(1)]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        let line = &text[start..end.saturating_sub(1).max(start)];
+        if line.len() > column && &line[column - 2..column] == "- " {
+            let key_len = line[column..]
+                .find(':')
+                .unwrap_or(line.len() - column)
+                .max(1);
+            return Some((start + column, key_len));
+        }
+        let indent = line.len() - line.trim_start().len();
+        if !line.trim().is_empty() && indent < column.saturating_sub(2) || start == 0 {
+            return None;
+        }
+        end = start;
+    }
 }
 
 #[cfg(test)]

@@ -86,7 +86,7 @@ fn report_failure(f: &Failure, color: ColorChoice) {
             for e in &errors.0 {
                 let mut s = String::new();
                 let _ = handler.render_report(&mut s, e);
-                let _ = writeln!(err, "{e}\n{s}");
+                let _ = write!(err, "{s}");
             }
             let n = errors.0.len();
             let _ = writeln!(

@@ -1,0 +1,267 @@
+//! The binary: query, explain, versions and data check, as a user runs them.
+
+use std::process::{Command, Output};
+
+fn uplint(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_uplint"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn json(args: &[&str]) -> Vec<serde_json::Value> {
+    let o = uplint(args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+#[test]
+fn query_json_contract() {
+    let all = json(&["query", "--format", "json"]);
+    assert!(all.len() > 80);
+    for e in &all {
+        for key in [
+            "id",
+            "title",
+            "surface",
+            "change",
+            "removed_in",
+            "introduced_in",
+            "breaking",
+            "replacement",
+            "patterns",
+        ] {
+            assert!(e.get(key).is_some(), "{key} missing in {e}");
+        }
+        assert!(e["removed_in"].is_null() || e["removed_in"].is_string());
+        assert!(e["introduced_in"].is_null() || e["introduced_in"].is_string());
+        assert!(e["patterns"].is_array());
+    }
+    let jwt = all.iter().find(|e| e["id"] == "ci-job-jwt").unwrap();
+    assert_eq!(jwt["removed_in"], "17.0");
+    assert_eq!(jwt["surface"], "ci");
+    assert_eq!(jwt["patterns"][2]["kind"], "variable");
+    assert_eq!(jwt["patterns"][2]["name"], "CI_JOB_JWT_V2");
+    let put = all
+        .iter()
+        .find(|e| e["id"] == "error-tracking-settings-put")
+        .unwrap();
+    assert_eq!(put["introduced_in"], "15.10");
+    assert!(put["removed_in"].is_null());
+    let v5 = all.iter().find(|e| e["id"] == "mr-merged-by").unwrap();
+    assert_eq!(v5["removed_in"], "v5");
+    assert_eq!(v5["breaking"], true);
+}
+
+#[test]
+fn query_upgrade_window_returns_16_6_to_17_0() {
+    let got = json(&[
+        "query", "--from", "16.5", "--to", "17.0", "--format", "json",
+    ]);
+    let versions: std::collections::BTreeSet<&str> = got
+        .iter()
+        .map(|e| e["removed_in"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        versions.into_iter().collect::<Vec<_>>(),
+        ["16.6", "16.7", "16.8", "16.9", "17.0"]
+    );
+    let all = json(&["query", "--format", "json"]);
+    let expected = all
+        .iter()
+        .filter(|e| {
+            matches!(
+                e["removed_in"].as_str(),
+                Some("16.6" | "16.7" | "16.8" | "16.9" | "17.0")
+            )
+        })
+        .count();
+    assert_eq!(got.len(), expected);
+}
+
+#[test]
+fn query_table_is_the_default() {
+    let o = uplint(&["query", "--removed-in", "18.0"]);
+    assert!(o.status.success());
+    insta::assert_snapshot!(stdout(&o));
+}
+
+#[test]
+fn query_other_formats() {
+    let csv = stdout(&uplint(&[
+        "query",
+        "--removed-in",
+        "18.0",
+        "--format",
+        "csv",
+    ]));
+    assert!(csv.starts_with("id,title,surface,change,removed_in,"));
+    assert_eq!(csv.lines().count(), 1 + 7);
+    let md = stdout(&uplint(&["query", "--api", "v5", "--format", "markdown"]));
+    assert!(md.starts_with("| Removed in | Surface | ID |"));
+    assert!(md.contains("| v5 | rest | `mr-merged-by` |"));
+    let yaml = stdout(&uplint(&[
+        "query",
+        "--surface",
+        "metrics",
+        "--format",
+        "yaml",
+    ]));
+    assert!(yaml.contains("id: geo-legacy-repository-metrics"));
+    let empty = stdout(&uplint(&[
+        "query",
+        "--search",
+        "zzzz-nothing",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(empty.trim(), "[]");
+}
+
+#[test]
+fn explain_total_weight() {
+    let o = uplint(&["explain", "totalWeight"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.contains("totalIssueWeight (since 16.2)"), "{text}");
+    assert!(text.contains("2147483647"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn explain_by_literal_and_by_id() {
+    let by_literal = stdout(&uplint(&["explain", "CI_JOB_JWT_V2"]));
+    let by_id = stdout(&uplint(&["explain", "ci-job-jwt"]));
+    assert_eq!(by_literal, by_id);
+    assert!(by_id.starts_with("ci-job-jwt: Old job tokens"));
+    assert!(by_id.contains("ID tokens via the id_tokens keyword (since 15.7)"));
+    let j: Vec<serde_json::Value> = serde_json::from_slice(
+        &uplint(&["explain", "--format", "json", "runnerRegistrationToken"]).stdout,
+    )
+    .unwrap();
+    assert_eq!(j[0]["id"], "helm-runner-registration-token");
+    assert_eq!(j[0]["removed_in"], "18.0");
+}
+
+#[test]
+fn explain_unknown_token_is_an_error() {
+    let o = uplint(&["explain", "noSuchField"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no entry has the id or detects `noSuchField`"));
+}
+
+#[test]
+fn versions_timeline() {
+    let o = uplint(&["versions"]);
+    assert!(o.status.success());
+    insta::assert_snapshot!(stdout(&o));
+}
+
+#[test]
+fn malformed_version_on_the_command_line() {
+    let o = uplint(&["query", "--to", "17.x"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("invalid value `17.x` for --to"), "{err}");
+    assert!(
+        err.contains("versions in the data: 12.7, 14.2, 14.3, 15.10, 16.6"),
+        "{err}"
+    );
+    let o = uplint(&["query", "--from", "17.0", "--to", "16.0"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = uplint(&["query", "--surface", "graphq"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown surface `graphq`; expected one of rest, graphql"));
+}
+
+const CUSTOM: &str = "schema_version: 1
+entries:
+  - id: acme-old-deploy-var
+    title: ACME_DEPLOY_TOKEN is replaced by ACME_OIDC
+    surface: ci
+    change: removed
+    removed_in: \"17.0\"
+    replacement: ACME_OIDC
+    spec: [\"in-house: deploy tokens\"]
+    patterns:
+      - kind: variable
+        name: ACME_DEPLOY_TOKEN
+";
+
+#[test]
+fn custom_data_is_queried_with_the_embedded_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("acme.yml");
+    std::fs::write(&path, CUSTOM).unwrap();
+    let p = path.to_str().unwrap();
+    let got = json(&["query", "--data", p, "--search", "acme", "--format", "json"]);
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0]["id"], "acme-old-deploy-var");
+    let o = uplint(&["data", "check", p]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("ok: 1 entry in 1 path valid"));
+}
+
+#[test]
+fn custom_data_with_errors_fails_with_position_and_snippet() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text, at, what) in [
+        (
+            "typo.yml",
+            CUSTOM.replace("replacement:", "replacment:"),
+            ":8:5",
+            "unknown field `replacment`",
+        ),
+        (
+            "dup.yml",
+            CUSTOM.replace("acme-old-deploy-var", "ci-job-jwt"),
+            ":3:9",
+            "duplicate id `ci-job-jwt`",
+        ),
+        (
+            "version.yml",
+            CUSTOM.replace("\"17.0\"", "17.x"),
+            ":7:17",
+            "`17.x` is not a valid version",
+        ),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let p = path.to_str().unwrap();
+        for args in [vec!["query", "--data", p], vec!["data", "check", p]] {
+            let o = uplint(&args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            assert!(o.stdout.is_empty(), "nothing is printed as if loaded");
+            let err = stderr(&o);
+            assert!(err.contains(&format!("{name}{at}")), "{err}");
+            assert!(err.contains(what), "{err}");
+            assert!(err.contains(" │ "), "a source snippet is shown: {err}");
+            assert!(err.contains("nothing was loaded"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn help_is_complete_with_examples() {
+    for cmd in [
+        &["query", "--help"][..],
+        &["explain", "--help"],
+        &["versions", "--help"],
+        &["data", "check", "--help"],
+        &["--help"],
+    ] {
+        let o = uplint(cmd);
+        assert!(o.status.success());
+        let out = stdout(&o);
+        assert!(out.contains("Example"), "{cmd:?} has no examples:\n{out}");
+    }
+}
