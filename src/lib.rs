@@ -5,5 +5,7 @@
 //! reporters in [`render`] turn either into formats; the binary wires them.
 
 pub mod catalog;
+pub mod config;
 pub mod render;
+pub mod scan;
 pub mod version;

@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode, SourceSpan};
+use serde_saphyr::{MessageFormatter, UserMessageFormatter};
 
 /// One problem in one data file.
 #[derive(Debug, Clone)]
@@ -165,6 +166,81 @@ pub fn render_plain(errors: &[DataError]) -> String {
         let _ = handler.render_report(&mut out, e);
     }
     out
+}
+
+/// A YAML or schema error from serde-saphyr, as a diagnostic.
+pub fn yaml_error(name: &str, text: &Arc<str>, e: &serde_saphyr::Error) -> DataError {
+    let inner = e.without_snippet();
+    let message = UserMessageFormatter.format_message(inner).to_string();
+    let (offset, len) = match e.location() {
+        Some(loc) => {
+            let o = loc
+                .span()
+                .byte_offset()
+                .map(|o| o as usize)
+                .unwrap_or_else(|| offset_of(text, loc.line() as usize, loc.column() as usize));
+            let rest = &text[o.min(text.len())..];
+            let len = rest
+                .find(|c: char| c == ':' || c.is_whitespace())
+                .unwrap_or(rest.len())
+                .max(1);
+            (o, len)
+        }
+        None => (0, 0),
+    };
+    let (offset, len) = if message.starts_with("missing field") {
+        enclosing_item(text, offset).unwrap_or((offset, len))
+    } else {
+        (offset, len)
+    };
+    let help = if message.contains("unknown field") || message.contains("unknown variant") {
+        Some("see data/README.md for the fields of an entry and of each pattern kind")
+    } else if message.contains("missing field") {
+        Some("add the missing field to this entry")
+    } else {
+        None
+    };
+    let label = message
+        .split(", expected")
+        .next()
+        .unwrap_or(&message)
+        .to_string();
+    let mut err = DataError::at(name, text, offset, len, message.clone()).with_label(label);
+    if let Some(h) = help {
+        err = err.with_help(h);
+    }
+    err
+}
+
+/// The first key of the sequence item (`- key: ...`) that holds the mapping at `offset`: the
+/// place a "missing field" error should point at, rather than where the parser noticed it.
+fn enclosing_item(text: &str, offset: usize) -> Option<(usize, usize)> {
+    let offset = offset.min(text.len());
+    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let column = offset - line_start;
+    if column < 2 {
+        return None;
+    }
+    let mut end = line_start;
+    // Walk back line by line until the line whose `- ` opens this mapping.
+    loop {
+        let start = text[..end.saturating_sub(1)]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        let line = &text[start..end.saturating_sub(1).max(start)];
+        if line.len() > column && &line[column - 2..column] == "- " {
+            let key_len = line[column..]
+                .find(':')
+                .unwrap_or(line.len() - column)
+                .max(1);
+            return Some((start + column, key_len));
+        }
+        let indent = line.len() - line.trim_start().len();
+        if !line.trim().is_empty() && indent < column.saturating_sub(2) || start == 0 {
+            return None;
+        }
+        end = start;
+    }
 }
 
 #[cfg(test)]

@@ -57,9 +57,98 @@ uplint query --surface graphql --search runner\n  uplint query --breaking --form
     #[command(after_help = "Examples:\n  uplint versions\n  uplint versions --format json")]
     Versions(VersionsArgs),
 
+    /// Find removed and deprecated items in files and directories.
+    #[command(
+        after_help = "Status and severity of a finding, for the target version:\n  removed           removed at or before the target          error\n  deprecated        removed later (or in REST API v5)         warning\n  behaviour-change  behaves differently from a version <= target  warning\n\n\
+Exit status: 0 no finding at the --fail-on level, 1 findings, 2 usage, configuration or data error.\n\n\
+Suppress a finding with a comment `uplint: ignore[ID]` on its line or the line before, or a whole\n\
+file with `uplint: ignore-file[ID]` in its first 10 lines. Settings are read from the nearest\n\
+.uplint.yml above the scanned path (or --config FILE).\n\n\
+Examples:\n  uplint scan                                  scan the current directory\n  uplint scan --target 17.0 --current 16.5     what breaks in the upgrade from 16.5 to 17.0\n  \
+uplint scan --format concise .gitlab-ci.yml  one line per finding\n  uplint scan --format json --output uplint.json\n  uplint scan --select ci,helm --ignore ci-after-script-cancelled-jobs"
+    )]
+    Scan(ScanArgs),
+
     /// Work with data files.
     #[command(subcommand)]
     Data(DataCommand),
+}
+
+#[derive(Args, Debug)]
+pub struct ScanArgs {
+    /// Files or directories to scan.
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub paths: Vec<PathBuf>,
+
+    /// The version being upgraded to [default: the newest version in the data].
+    #[arg(long, value_name = "V")]
+    pub target: Option<String>,
+
+    /// The version running now: only what changes after it is reported.
+    #[arg(long, value_name = "V")]
+    pub current: Option<String>,
+
+    /// Treat REST API v5 removals as removed (errors), not deprecations.
+    #[arg(long, value_name = "VERSION", value_parser = ["v4", "v5"])]
+    pub api: Option<String>,
+
+    /// Only these ids or surfaces (comma-separated or repeated).
+    #[arg(long, value_name = "ID", value_delimiter = ',')]
+    pub select: Vec<String>,
+
+    /// Never these ids or surfaces (comma-separated or repeated).
+    #[arg(long, value_name = "ID", value_delimiter = ',')]
+    pub ignore: Vec<String>,
+
+    /// The lowest severity that makes the exit status 1.
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub fail_on: Option<FailOnArg>,
+
+    /// Exit with status 0 even when there are findings.
+    #[arg(long)]
+    pub exit_zero: bool,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ScanFormat::Human)]
+    pub format: ScanFormat,
+
+    /// Write the report to FILE instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Read settings from FILE instead of the nearest .uplint.yml.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+
+    /// Do not read any .uplint.yml.
+    #[arg(long)]
+    pub no_config: bool,
+
+    /// Globs of paths not to scan (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+
+    /// Follow symbolic links (loops are detected and listed).
+    #[arg(long)]
+    pub follow: bool,
+
+    /// Worker threads [default: one per core].
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub threads: usize,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FailOnArg {
+    Error,
+    Warning,
+    Never,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScanFormat {
+    Human,
+    Concise,
+    Json,
 }
 
 #[derive(Args, Debug)]

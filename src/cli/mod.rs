@@ -2,6 +2,7 @@
 
 pub mod args;
 mod query;
+mod scan;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -45,14 +46,26 @@ fn run(cli: Cli) -> Outcome {
         Command::Query(a) => query::query(&load(&cli)?, a),
         Command::Explain(a) => query::explain(&load(&cli)?, a),
         Command::Versions(a) => query::versions(&load(&cli)?, a),
+        Command::Scan(a) => scan::scan(&cli, a),
     }
 }
 
-fn load(cli: &Cli) -> Result<Catalog, Failure> {
+pub fn load(cli: &Cli) -> Result<Catalog, Failure> {
     Ok(Catalog::load(&cli.data)?)
 }
 
 /// Write to stdout; a closed pipe (`uplint query | head`) is not an error.
+pub fn use_color_stdout(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stdout().is_terminal()
+        }
+    }
+}
+
 pub fn print(s: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(s.as_bytes());

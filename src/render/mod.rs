@@ -2,3 +2,4 @@
 //! One file per format.
 
 pub mod catalog;
+pub mod scan;

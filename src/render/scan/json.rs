@@ -1,0 +1,30 @@
+//! JSON: the scan contract. Tests and scripts rely on its fields; keep it stable.
+
+use serde::Serialize;
+
+use super::Context;
+use crate::scan::{FileError, Finding, Report, Summary};
+
+#[derive(Serialize)]
+struct Doc<'a> {
+    target: &'a str,
+    current: Option<&'a str>,
+    api: &'a str,
+    findings: &'a [Finding],
+    errors: &'a [FileError],
+    summary: &'a Summary,
+}
+
+pub fn render(report: &Report, ctx: &Context) -> String {
+    let doc = Doc {
+        target: &ctx.target,
+        current: ctx.current.as_deref(),
+        api: if ctx.api_v5 { "v5" } else { "v4" },
+        findings: &report.findings,
+        errors: &report.errors,
+        summary: &report.summary,
+    };
+    let mut s = serde_json::to_string_pretty(&doc).expect("reports serialize to JSON");
+    s.push('\n');
+    s
+}

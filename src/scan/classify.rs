@@ -1,0 +1,206 @@
+//! Which kind of file a path is, decided from its name alone (one place, one table).
+
+use crate::catalog::FileKind;
+
+/// How comments are written in a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CommentStyle {
+    /// `# …` (YAML, shell, Ruby, TOML, Python, Makefile, Dockerfile, GraphQL).
+    Hash,
+    /// `// …` and `/* … */` (C family, Go, JavaScript, Java, Kotlin, C#, Rust).
+    Slash,
+    /// Both (PHP, Terraform/HCL).
+    HashAndSlash,
+    /// `; …` and `# …` (INI-style systemd units).
+    Semicolon,
+    /// No comments (JSON).
+    None,
+}
+
+/// The kind of a file and how its comments look.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Class {
+    pub kind: FileKind,
+    pub comments: CommentStyle,
+    /// YAML that may hold Go templates (Helm chart templates).
+    pub templated: bool,
+}
+
+fn class(kind: FileKind, comments: CommentStyle) -> Option<Class> {
+    Some(Class {
+        kind,
+        comments,
+        templated: false,
+    })
+}
+
+/// Classify a path (relative, `/`-separated). `None`: not a file uplint reads.
+pub fn classify(path: &str) -> Option<Class> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let lower = name.to_ascii_lowercase();
+    let dirs: Vec<&str> = path.split('/').collect();
+    let dirs = &dirs[..dirs.len() - 1];
+    let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    let is_yaml = matches!(ext, "yml" | "yaml");
+    use CommentStyle::{Hash, HashAndSlash, Semicolon, Slash};
+
+    // GitLab CI configuration.
+    if lower == ".gitlab-ci.yml"
+        || lower.ends_with(".gitlab-ci.yml")
+        || lower.ends_with(".gitlab-ci.yaml")
+    {
+        return class(FileKind::Ci, Hash);
+    }
+    if is_yaml && dirs.contains(&".gitlab") {
+        if dirs.contains(&"security-policies") {
+            return class(FileKind::SecurityPolicy, Hash);
+        }
+        return class(FileKind::Ci, Hash);
+    }
+    // Helm charts: templates and values.
+    if dirs.contains(&"templates") && (is_yaml || ext == "tpl") {
+        return Some(Class {
+            kind: FileKind::Helm,
+            comments: Hash,
+            templated: true,
+        });
+    }
+    if is_yaml
+        && (lower.starts_with("values")
+            || lower.ends_with("-values.yaml")
+            || lower.ends_with("-values.yml")
+            || lower.ends_with(".values.yaml"))
+    {
+        return Some(Class {
+            kind: FileKind::Helm,
+            comments: Hash,
+            templated: true,
+        });
+    }
+    if lower == "database.yml" || lower == "database.yml.erb" || lower == "database.yaml" {
+        return class(FileKind::DatabaseConfig, Hash);
+    }
+    if is_yaml {
+        if dirs.iter().any(|d| {
+            matches!(
+                *d,
+                "prometheus" | "alerts" | "rules" | "grafana" | "dashboards" | "monitoring"
+            )
+        }) || lower.contains("rules")
+            || lower.contains("alert")
+        {
+            return class(FileKind::Monitoring, Hash);
+        }
+        return class(FileKind::Yaml, Hash);
+    }
+    if ext == "json" {
+        return class(FileKind::Monitoring, CommentStyle::None);
+    }
+    if ext == "rules" {
+        return class(FileKind::Monitoring, Hash);
+    }
+    // Omnibus.
+    if lower == "gitlab.rb" || lower.starts_with("gitlab.rb.") || lower.ends_with(".gitlab.rb") {
+        return class(FileKind::Omnibus, Hash);
+    }
+    // Runner configuration.
+    if ext == "toml" {
+        return class(FileKind::RunnerConfig, Hash);
+    }
+    // GraphQL documents.
+    if matches!(ext, "graphql" | "gql") {
+        return class(FileKind::Graphql, Hash);
+    }
+    // Command lines.
+    if matches!(
+        ext,
+        "sh" | "bash" | "zsh" | "ksh" | "ps1" | "psm1" | "env" | "mk"
+    ) || matches!(
+        lower.as_str(),
+        "dockerfile"
+            | "containerfile"
+            | "makefile"
+            | "gnumakefile"
+            | "justfile"
+            | ".env"
+            | "procfile"
+    ) || lower.starts_with("dockerfile.")
+        || lower.ends_with(".dockerfile")
+        || lower.starts_with(".env.")
+    {
+        return class(FileKind::Shell, Hash);
+    }
+    if matches!(ext, "service" | "timer" | "socket" | "conf" | "ini" | "cfg") {
+        return class(FileKind::Shell, Semicolon);
+    }
+    if matches!(ext, "bat" | "cmd") {
+        return class(FileKind::Shell, CommentStyle::None);
+    }
+    if matches!(ext, "tf" | "hcl" | "tfvars") {
+        return class(FileKind::Shell, HashAndSlash);
+    }
+    if matches!(ext, "nix" | "pp" | "j2" | "erb") {
+        return class(FileKind::Shell, Hash);
+    }
+    // Source code.
+    match ext {
+        "py" | "rb" | "rake" | "pl" | "pm" | "r" | "ex" | "exs" | "cr" => {
+            class(FileKind::Code, Hash)
+        }
+        "php" => class(FileKind::Code, HashAndSlash),
+        "go" | "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx" | "java" | "kt"
+        | "kts" | "groovy" | "gradle" | "scala" | "cs" | "fs" | "swift" | "rs" | "c" | "h"
+        | "cc" | "cpp" | "hpp" | "dart" | "vue" | "svelte" => class(FileKind::Code, Slash),
+        _ => {
+            if lower == "gemfile" || lower == "rakefile" || lower == "jenkinsfile" {
+                class(
+                    FileKind::Code,
+                    if lower == "jenkinsfile" { Slash } else { Hash },
+                )
+            } else {
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(p: &str) -> Option<FileKind> {
+        classify(p).map(|c| c.kind)
+    }
+
+    #[test]
+    fn table() {
+        assert_eq!(kind(".gitlab-ci.yml"), Some(FileKind::Ci));
+        assert_eq!(kind("ci/deploy.gitlab-ci.yml"), Some(FileKind::Ci));
+        assert_eq!(kind(".gitlab/ci/build.yml"), Some(FileKind::Ci));
+        assert_eq!(
+            kind(".gitlab/security-policies/policy.yml"),
+            Some(FileKind::SecurityPolicy)
+        );
+        assert_eq!(kind("chart/values.yaml"), Some(FileKind::Helm));
+        assert_eq!(kind("chart/values-prod.yaml"), Some(FileKind::Helm));
+        assert_eq!(
+            kind("chart/templates/deployment.yaml"),
+            Some(FileKind::Helm)
+        );
+        assert_eq!(kind("k8s/deployment.yaml"), Some(FileKind::Yaml));
+        assert_eq!(kind("config/database.yml"), Some(FileKind::DatabaseConfig));
+        assert_eq!(kind("monitoring/geo.rules.yml"), Some(FileKind::Monitoring));
+        assert_eq!(kind("dashboards/geo.json"), Some(FileKind::Monitoring));
+        assert_eq!(kind("omnibus/gitlab.rb"), Some(FileKind::Omnibus));
+        assert_eq!(kind("runner/config.toml"), Some(FileKind::RunnerConfig));
+        assert_eq!(kind("scripts/register.sh"), Some(FileKind::Shell));
+        assert_eq!(kind("Dockerfile"), Some(FileKind::Shell));
+        assert_eq!(kind("Makefile"), Some(FileKind::Shell));
+        assert_eq!(kind("infra/runner.tf"), Some(FileKind::Shell));
+        assert_eq!(kind("systemd/runner.service"), Some(FileKind::Shell));
+        assert_eq!(kind("app/client.py"), Some(FileKind::Code));
+        assert_eq!(kind("queries/runner.graphql"), Some(FileKind::Graphql));
+        assert_eq!(kind("README.md"), None);
+        assert_eq!(kind("logo.png"), None);
+    }
+}

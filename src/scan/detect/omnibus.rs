@@ -1,0 +1,138 @@
+//! Omnibus `gitlab.rb` settings: `postgres_exporter['per_table_stats'] = true`, with either
+//! quote style or symbols, outside comments; optionally only with given values.
+
+use super::{FileCtx, Hit, is_ident_byte, word_offsets};
+
+/// Parse `['a']["b"][:c]` at `i`; the keys and where the subscripts end.
+fn subscripts(text: &str, mut i: usize) -> (Vec<String>, usize) {
+    let b = text.as_bytes();
+    let mut keys = Vec::new();
+    while b.get(i) == Some(&b'[') {
+        let mut j = i + 1;
+        while b.get(j) == Some(&b' ') {
+            j += 1;
+        }
+        let key = match b.get(j) {
+            Some(&q @ (b'\'' | b'"')) => match memchr::memchr(q, &b[j + 1..]) {
+                Some(k) => {
+                    let key = &text[j + 1..j + 1 + k];
+                    j += k + 2;
+                    key
+                }
+                None => break,
+            },
+            Some(b':') => {
+                let s = j + 1;
+                let mut e = s;
+                while b.get(e).is_some_and(|&c| is_ident_byte(c)) {
+                    e += 1;
+                }
+                j = e;
+                &text[s..e]
+            }
+            _ => break,
+        };
+        while b.get(j) == Some(&b' ') {
+            j += 1;
+        }
+        if b.get(j) != Some(&b']') {
+            break;
+        }
+        keys.push(key.to_string());
+        i = j + 1;
+    }
+    (keys, i)
+}
+
+/// The assigned value: to the end of the line, or of a `{ … }` hash across lines.
+fn assigned_value(text: &str, i: usize) -> Option<&str> {
+    let rest = text[i..].trim_start_matches([' ', '\t']);
+    let rest = rest.strip_prefix('=')?;
+    if rest.starts_with('=') {
+        return None;
+    }
+    let rest = rest.trim_start();
+    if rest.starts_with('{') {
+        let mut depth = 0;
+        for (k, c) in rest.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(&rest[..=k]);
+                    }
+                }
+                _ => {}
+            }
+        }
+        return Some(rest);
+    }
+    Some(rest.split('\n').next().unwrap_or(""))
+}
+
+fn value_matches(value: &str, wanted: &str) -> bool {
+    [
+        format!("'{wanted}'"),
+        format!("\"{wanted}\""),
+        format!(":{wanted}"),
+    ]
+    .iter()
+    .any(|form| {
+        value.match_indices(form.as_str()).any(|(at, _)| {
+            form.starts_with('\'')
+                || form.starts_with('"')
+                || value
+                    .as_bytes()
+                    .get(at + form.len())
+                    .is_none_or(|&c| !is_ident_byte(c))
+        })
+    })
+}
+
+pub fn detect(key: &[String], values: &[String], ctx: &FileCtx) -> Vec<Hit> {
+    let text = ctx.src.text;
+    let shown = crate::catalog::model::omnibus_key_text(key);
+    let mut out = Vec::new();
+    for at in word_offsets(text, &key[0], is_ident_byte) {
+        if ctx.src.in_comment(at) {
+            continue;
+        }
+        let (keys, end) = subscripts(text, at + key[0].len());
+        if keys != key[1..] || text.as_bytes().get(end) == Some(&b'[') {
+            continue;
+        }
+        if !values.is_empty() {
+            let Some(value) = assigned_value(text, end) else {
+                continue;
+            };
+            if !values.iter().any(|v| value_matches(value, v)) {
+                continue;
+            }
+        }
+        out.push(Hit::new(at, end, shown.clone()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn subscripts_in_all_spellings() {
+        let t = "x['a'][\"b\"][:c] = 1";
+        let (keys, end) = subscripts(t, 1);
+        assert_eq!(keys, ["a", "b", "c"]);
+        assert_eq!(&t[end..], " = 1");
+    }
+
+    #[test]
+    fn values() {
+        assert!(value_matches(" \"sidekiq\"", "sidekiq"));
+        assert!(value_matches("{ 'swift' => { 'a' => 1 } }", "swift"));
+        assert!(!value_matches("\"webhook\"", "sidekiq"));
+        assert!(!value_matches(":sidekiqs", "sidekiq"));
+        assert_eq!(assigned_value(" == 'x'", 0), None);
+    }
+}

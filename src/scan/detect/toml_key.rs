@@ -1,0 +1,54 @@
+//! Keys of TOML tables in runner `config.toml`: `[[runners]]` … `shell = "cmd"`,
+//! `[runners.kubernetes]` … `termination_grace_period_seconds = 30`.
+
+use super::{FileCtx, Hit};
+
+pub fn detect(table: &str, key: &str, values: &[String], ctx: &FileCtx) -> Vec<Hit> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut offset = 0;
+    for line in ctx.src.text.split_inclusive('\n') {
+        let line_off = offset;
+        offset += line.len();
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            let name = trimmed.trim_start_matches('[');
+            let name = name.split(']').next().unwrap_or("");
+            current = name
+                .split('.')
+                .map(|p| p.trim().trim_matches('"'))
+                .collect::<Vec<_>>()
+                .join(".");
+            continue;
+        }
+        if current != table {
+            continue;
+        }
+        let Some((k, v)) = trimmed.split_once('=') else {
+            continue;
+        };
+        if k.trim().trim_matches('"') != key {
+            continue;
+        }
+        let value = v
+            .split(" #")
+            .next()
+            .unwrap_or("")
+            .trim()
+            .trim_matches(['"', '\'']);
+        if !values.is_empty() && !values.iter().any(|w| w.eq_ignore_ascii_case(value)) {
+            continue;
+        }
+        let start = line_off + (line.len() - line.trim_start().len());
+        if ctx.src.in_comment(start) {
+            continue;
+        }
+        let shown = if values.is_empty() {
+            format!("[{table}] {key}")
+        } else {
+            format!("[{table}] {key} = {value}")
+        };
+        out.push(Hit::new(start, start + k.trim_end().len(), shown));
+    }
+    out
+}

@@ -1,0 +1,113 @@
+//! What a scan produces: findings, per-file problems, and counts.
+
+use serde::Serialize;
+
+/// Where a finding stands for the chosen target version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Removed at or before the target version.
+    Removed,
+    /// Removed after the target version (or in REST API v5 without `--api v5`).
+    Deprecated,
+    /// Behaves differently from the version it changes in, at or before the target.
+    BehaviourChange,
+    /// A suppression comment that suppressed nothing.
+    UnusedSuppression,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Removed => "removed",
+            Status::Deprecated => "deprecated",
+            Status::BehaviourChange => "behaviour-change",
+            Status::UnusedSuppression => "unused-suppression",
+        }
+    }
+}
+
+/// How serious a finding is; `--fail-on` compares against it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+/// One use of a scheduled item in a user's file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// The entry id (or `unused-suppression`).
+    pub id: String,
+    /// Path relative to the scanned root, with `/`.
+    pub path: String,
+    pub line: usize,
+    pub column: usize,
+    pub end_line: usize,
+    pub end_column: usize,
+    pub severity: Severity,
+    pub status: Status,
+    pub removed_in: Option<String>,
+    /// The text that matched, e.g. `CI_JOB_JWT_V2` or `trigger.strategy: depend`.
+    pub matched: String,
+    pub message: String,
+    pub replacement: Option<String>,
+    /// The source line of the finding, without its line break.
+    #[serde(skip)]
+    pub source_line: String,
+    /// The entry's surface, for grouping and `--select`.
+    #[serde(skip)]
+    pub surface: String,
+    /// Which occurrence of the same (id, matched) this is in its file, from 0: with the path it
+    /// identifies a finding without its line number (stable fingerprints).
+    #[serde(skip)]
+    pub occurrence: usize,
+}
+
+impl Finding {
+    pub fn sort_key(&self) -> (&str, usize, usize, &str, usize, usize) {
+        (
+            &self.path,
+            self.line,
+            self.column,
+            &self.id,
+            self.end_line,
+            self.end_column,
+        )
+    }
+}
+
+/// A file that could not be scanned fully, and why.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct FileError {
+    pub path: String,
+    pub message: String,
+}
+
+/// Counts for the summary.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub files_scanned: usize,
+    pub files_skipped_binary: usize,
+    pub findings: usize,
+    pub removed: usize,
+    pub deprecated: usize,
+    pub behaviour_change: usize,
+    pub unused_suppression: usize,
+    pub suppressed: usize,
+    /// Findings left out because the item was removed at or before `--current`.
+    pub before_current: usize,
+    pub errors: usize,
+}

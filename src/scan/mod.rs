@@ -1,0 +1,341 @@
+//! The scan engine: walk a tree, classify each file, prefilter it with one automaton, run the
+//! detectors of the patterns it may hold, and turn their hits into findings for a target
+//! version. It produces findings and knows nothing of output formats.
+
+pub mod classify;
+pub mod cmdline;
+pub mod detect;
+pub mod finding;
+mod prefilter;
+pub mod source;
+mod suppress;
+mod walk;
+pub mod yaml;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+pub use finding::{FileError, Finding, Severity, Status, Summary};
+
+use crate::catalog::{Catalog, Change, Entry, Pattern};
+use crate::version::{ApiVersion, Milestone, ServiceVersion};
+use detect::FileCtx;
+use source::Source;
+
+/// What a scan looks for and how it judges what it finds.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The version being upgraded to.
+    pub target: ServiceVersion,
+    /// The version running now: items removed at or before it are left out.
+    pub current: Option<ServiceVersion>,
+    /// Treat REST API v5 removals as removed.
+    pub api_v5: bool,
+    /// Only these ids or surfaces (empty: all).
+    pub select: Vec<String>,
+    /// Never these ids or surfaces.
+    pub ignore: Vec<String>,
+    /// Per-path ignores: (glob, ids or surfaces).
+    pub per_path_ignores: Vec<(String, Vec<String>)>,
+    /// Globs of paths not to scan.
+    pub exclude: Vec<String>,
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// Follow symbolic links (loops are detected and reported).
+    pub follow_links: bool,
+    /// Files larger than this are listed as errors and not read.
+    pub max_file_size: u64,
+}
+
+impl Options {
+    pub fn new(target: ServiceVersion) -> Self {
+        Self {
+            target,
+            current: None,
+            api_v5: false,
+            select: Vec::new(),
+            ignore: Vec::new(),
+            per_path_ignores: Vec::new(),
+            exclude: Vec::new(),
+            threads: 0,
+            follow_links: false,
+            max_file_size: 256 * 1024 * 1024,
+        }
+    }
+}
+
+/// The result of a scan: sorted findings, per-file problems, counts.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub findings: Vec<Finding>,
+    pub errors: Vec<FileError>,
+    pub summary: Summary,
+}
+
+/// One (entry, pattern) the scanner looks for.
+struct Target {
+    entry: usize,
+    pattern: Pattern,
+}
+
+/// What scanning one file gave.
+#[derive(Default)]
+pub struct FileResult {
+    pub findings: Vec<Finding>,
+    pub errors: Vec<FileError>,
+    pub suppressed: usize,
+    pub before_current: usize,
+}
+
+/// A scanner built once from a catalog and options, then run over any number of files.
+pub struct Scanner {
+    entries: Vec<Entry>,
+    targets: Vec<Target>,
+    prefilter: prefilter::Prefilter,
+    options: Options,
+    per_path: Vec<(globset::GlobMatcher, Vec<String>)>,
+    /// Every id of the catalog, selected or not (for suppressions of unknown ids).
+    known_ids: Vec<String>,
+}
+
+fn selected(entry: &Entry, list: &[String]) -> bool {
+    list.iter()
+        .any(|s| s == &entry.id || s == entry.surface.as_str())
+}
+
+impl Scanner {
+    pub fn new(catalog: &Catalog, options: Options) -> Result<Scanner, String> {
+        let mut entries = Vec::new();
+        let mut targets = Vec::new();
+        for e in catalog.entries() {
+            if e.change == Change::Introduced || !e.detectable {
+                continue;
+            }
+            if !options.select.is_empty() && !selected(e, &options.select) {
+                continue;
+            }
+            if selected(e, &options.ignore) {
+                continue;
+            }
+            for p in &e.patterns {
+                targets.push(Target {
+                    entry: entries.len(),
+                    pattern: p.clone(),
+                });
+            }
+            entries.push(e.clone());
+        }
+        let literals: Vec<String> = targets
+            .iter()
+            .map(|t| prefilter::literal_of(&t.pattern))
+            .collect();
+        let mut per_path = Vec::new();
+        for (glob, ids) in &options.per_path_ignores {
+            let g = globset::Glob::new(glob)
+                .map_err(|e| format!("invalid per-path glob `{glob}`: {e}"))?;
+            per_path.push((g.compile_matcher(), ids.clone()));
+        }
+        Ok(Scanner {
+            known_ids: catalog.entries().iter().map(|e| e.id.clone()).collect(),
+            prefilter: prefilter::Prefilter::new(&literals),
+            entries,
+            targets,
+            options,
+            per_path,
+        })
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Scan files and directories; `root` is what paths are shown relative to.
+    pub fn scan_paths(&self, paths: &[PathBuf], root: &std::path::Path) -> Report {
+        walk::scan(self, paths, root)
+    }
+
+    /// The status and severity of a finding of `entry` for the target version.
+    fn judge(&self, entry: &Entry) -> (Status, Severity) {
+        let o = &self.options;
+        match entry.removed_in {
+            Some(Milestone::Service(v)) if v <= o.target => {
+                if entry.change == Change::BehaviourChange {
+                    (Status::BehaviourChange, Severity::Warning)
+                } else {
+                    (Status::Removed, Severity::Error)
+                }
+            }
+            Some(Milestone::Api(ApiVersion::V5)) if o.api_v5 => (Status::Removed, Severity::Error),
+            _ => (Status::Deprecated, Severity::Warning),
+        }
+    }
+
+    fn before_current(&self, entry: &Entry) -> bool {
+        match (entry.removed_in, self.options.current) {
+            (Some(Milestone::Service(v)), Some(cur)) => v <= cur,
+            _ => false,
+        }
+    }
+
+    fn message(entry: &Entry, status: Status) -> String {
+        let when = match entry.removed_in {
+            Some(Milestone::Api(a)) => format!("REST API {a}"),
+            Some(m) => m.to_string(),
+            None => "a later version".to_string(),
+        };
+        match status {
+            Status::Removed => format!("{}: removed in {when}", entry.title),
+            Status::BehaviourChange => format!("{}: behaviour changes in {when}", entry.title),
+            Status::Deprecated if entry.change == Change::BehaviourChange => {
+                format!("{}: behaviour will change in {when}", entry.title)
+            }
+            _ => format!("{}: deprecated, removed in {when}", entry.title),
+        }
+    }
+
+    /// Scan one file's text. `path` is shown in findings; `class_path` decides the file kind.
+    pub fn scan_text(&self, path: &str, class_path: &str, text: &str) -> FileResult {
+        let mut result = FileResult::default();
+        let Some(class) = classify::classify(class_path) else {
+            return result;
+        };
+        let mut seen = Vec::new();
+        let (candidates, marker) = self.prefilter.candidates(text.as_bytes(), &mut seen);
+        if candidates.is_empty() && !marker {
+            return result;
+        }
+        let src = Source::new(path, text, class);
+        let ctx = FileCtx::new(&src);
+        let mut raw: Vec<(usize, detect::Hit)> = Vec::new();
+        for &t in &candidates {
+            let target = &self.targets[t];
+            if !detect::applies(&target.pattern, class.kind) {
+                continue;
+            }
+            for hit in detect::detect(&target.pattern, &ctx) {
+                raw.push((target.entry, hit));
+            }
+        }
+        if let Some((offset, message)) = ctx.yaml_error() {
+            let (line, col) = src.line_col(*offset);
+            result.errors.push(FileError {
+                path: path.to_string(),
+                message: format!(
+                    "YAML does not parse at {line}:{col}: {message}; keys were read line by line instead"
+                ),
+            });
+        }
+        // One finding per entry and place.
+        raw.sort_by_key(|(e, h)| (h.start, *e, h.end));
+        raw.dedup_by(|a, b| a.0 == b.0 && a.1.start == b.1.start);
+
+        let mut suppressions = if marker {
+            suppress::find(&src)
+        } else {
+            Vec::new()
+        };
+        let path_ignores: Vec<&String> = self
+            .per_path
+            .iter()
+            .filter(|(g, _)| g.is_match(path))
+            .flat_map(|(_, ids)| ids)
+            .collect();
+        let mut occurrences: HashMap<(usize, String), usize> = HashMap::new();
+        for (e, hit) in raw {
+            let entry = &self.entries[e];
+            if self.before_current(entry) {
+                result.before_current += 1;
+                continue;
+            }
+            if path_ignores
+                .iter()
+                .any(|s| **s == entry.id || *s == entry.surface.as_str())
+            {
+                result.suppressed += 1;
+                continue;
+            }
+            let (line, column) = src.line_col(hit.start);
+            let (end_line, end_column) = src.line_col(hit.end);
+            let mut suppressed = false;
+            for s in &mut suppressions {
+                if let Some(i) = s.covers(&entry.id, line) {
+                    s.ids[i].3 = true;
+                    suppressed = true;
+                }
+            }
+            if suppressed {
+                result.suppressed += 1;
+                continue;
+            }
+            let (status, mut severity) = self.judge(entry);
+            if hit.weak {
+                severity = Severity::Info;
+            }
+            let occurrence = occurrences.entry((e, hit.matched.clone())).or_insert(0);
+            result.findings.push(Finding {
+                id: entry.id.clone(),
+                path: path.to_string(),
+                line,
+                column,
+                end_line,
+                end_column,
+                severity,
+                status,
+                removed_in: entry.removed_in.map(|m| m.to_string()),
+                message: Self::message(entry, status),
+                replacement: replacement_text(entry),
+                matched: hit.matched,
+                source_line: src.line_text(line).to_string(),
+                surface: entry.surface.as_str().to_string(),
+                occurrence: *occurrence,
+            });
+            *occurrence += 1;
+        }
+        for s in &suppressions {
+            for (id, start, end, used) in &s.ids {
+                if *used {
+                    continue;
+                }
+                let message = if self.entries.iter().any(|e| &e.id == id) {
+                    format!("suppression of `{id}` suppresses nothing")
+                } else if self.known_ids.contains(id) {
+                    // Known, but not looked for in this run (--select, --ignore, not detectable).
+                    continue;
+                } else {
+                    format!("suppression names `{id}`, which is no id uplint knows")
+                };
+                let (line, column) = src.line_col(*start);
+                let (end_line, end_column) = src.line_col(*end);
+                let occurrence = occurrences.entry((usize::MAX, id.clone())).or_insert(0);
+                result.findings.push(Finding {
+                    id: "unused-suppression".to_string(),
+                    path: path.to_string(),
+                    line,
+                    column,
+                    end_line,
+                    end_column,
+                    severity: Severity::Warning,
+                    status: Status::UnusedSuppression,
+                    removed_in: None,
+                    matched: id.clone(),
+                    message,
+                    replacement: Some("remove the suppression".to_string()),
+                    source_line: src.line_text(line).to_string(),
+                    surface: "uplint".to_string(),
+                    occurrence: *occurrence,
+                });
+                *occurrence += 1;
+            }
+        }
+        result
+    }
+}
+
+/// The replacement with its availability, e.g. `totalIssueWeight (since 16.2)`.
+pub fn replacement_text(e: &Entry) -> Option<String> {
+    let r = e.replacement.as_deref()?;
+    Some(match e.replacement_available_in {
+        Some(v) => format!("{r} (since {v})"),
+        None => r.to_string(),
+    })
+}

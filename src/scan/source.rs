@@ -1,0 +1,193 @@
+//! One file being scanned: its text, where lines start, and where comments are.
+//! Computed once per file, and only for files the prefilter found something in.
+
+use super::classify::{Class, CommentStyle};
+
+pub struct Source<'a> {
+    pub path: &'a str,
+    pub text: &'a str,
+    pub class: Class,
+    line_starts: Vec<usize>,
+    /// Byte ranges of comments, sorted, not overlapping.
+    comments: Vec<(usize, usize)>,
+}
+
+impl<'a> Source<'a> {
+    pub fn new(path: &'a str, text: &'a str, class: Class) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        let comments = comment_ranges(text, class.comments);
+        Self {
+            path,
+            text,
+            class,
+            line_starts,
+            comments,
+        }
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let line = self.line_starts.partition_point(|&s| s <= offset);
+        let start = self.line_starts[line - 1];
+        let col = self.text[start..floor(self.text, offset)].chars().count() + 1;
+        (line, col)
+    }
+
+    /// The text of a 1-based line, without its line break.
+    pub fn line_text(&self, line: usize) -> &'a str {
+        let start = self.line_starts[line - 1];
+        let end = self
+            .line_starts
+            .get(line)
+            .map_or(self.text.len(), |&e| e - 1);
+        self.text[start..end.max(start)].trim_end_matches('\r')
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// Byte offset where a 1-based line starts.
+    pub fn line_start(&self, line: usize) -> usize {
+        self.line_starts[line - 1]
+    }
+
+    pub fn in_comment(&self, offset: usize) -> bool {
+        let i = self.comments.partition_point(|&(s, _)| s <= offset);
+        i > 0 && offset < self.comments[i - 1].1
+    }
+
+    pub fn comments(&self) -> &[(usize, usize)] {
+        &self.comments
+    }
+}
+
+fn floor(text: &str, mut i: usize) -> usize {
+    i = i.min(text.len());
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Comment ranges, found by a small lexer that knows quotes: a `#` inside `"…"` is no comment.
+/// Strings do not span lines here, except `/* … */` comments in the slash style.
+fn comment_ranges(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
+    if style == CommentStyle::None {
+        return Vec::new();
+    }
+    let b = text.as_bytes();
+    let hash = matches!(
+        style,
+        CommentStyle::Hash | CommentStyle::HashAndSlash | CommentStyle::Semicolon
+    );
+    let slash = matches!(style, CommentStyle::Slash | CommentStyle::HashAndSlash);
+    let semicolon = style == CommentStyle::Semicolon;
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut quote: Option<u8> = None;
+    let mut line_start = true;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\n' {
+            quote = None;
+            line_start = true;
+            i += 1;
+            continue;
+        }
+        if let Some(q) = quote {
+            if c == b'\\' && q != b'\'' {
+                i += 2;
+                continue;
+            }
+            if c == q {
+                quote = None;
+            }
+            i += 1;
+            line_start = false;
+            continue;
+        }
+        let prev_space = i == 0 || matches!(b[i - 1], b' ' | b'\t' | b'\n' | b'\r');
+        let line_end = || memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |j| i + j);
+        if (hash && c == b'#' && prev_space) || (semicolon && c == b';' && line_start) {
+            let end = line_end();
+            out.push((i, end));
+            i = end;
+            continue;
+        }
+        if slash && c == b'/' && b.get(i + 1) == Some(&b'/') && (i == 0 || b[i - 1] != b':') {
+            let end = line_end();
+            out.push((i, end));
+            i = end;
+            continue;
+        }
+        if slash && c == b'/' && b.get(i + 1) == Some(&b'*') {
+            let end = memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |j| i + 2 + j + 2);
+            out.push((i, end));
+            i = end;
+            continue;
+        }
+        if matches!(c, b'"' | b'\'' | b'`') {
+            // An apostrophe inside a word (don't) opens no string.
+            let in_word = c == b'\'' && i > 0 && b[i - 1].is_ascii_alphanumeric();
+            if !in_word {
+                quote = Some(c);
+            }
+        }
+        if !matches!(c, b' ' | b'\t') {
+            line_start = false;
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::FileKind;
+
+    fn src(text: &str, comments: CommentStyle) -> Source<'_> {
+        Source::new(
+            "f",
+            text,
+            Class {
+                kind: FileKind::Shell,
+                comments,
+                templated: false,
+            },
+        )
+    }
+
+    #[test]
+    fn hash_comments_respect_quotes() {
+        let t = "echo \"#no\" # yes\nurl=http://x#frag\n# whole\n";
+        let s = src(t, CommentStyle::Hash);
+        assert!(!s.in_comment(t.find("#no").unwrap()));
+        assert!(s.in_comment(t.find("# yes").unwrap() + 3));
+        assert!(!s.in_comment(t.find("#frag").unwrap()));
+        assert!(s.in_comment(t.find("whole").unwrap()));
+    }
+
+    #[test]
+    fn slash_comments() {
+        let t = "let u = \"http://a//b\"; // c1\n/* c2\n c3 */ x";
+        let s = src(t, CommentStyle::Slash);
+        assert!(!s.in_comment(t.find("//b").unwrap()));
+        assert!(s.in_comment(t.find("c1").unwrap()));
+        assert!(s.in_comment(t.find("c3").unwrap()));
+        assert!(!s.in_comment(t.find(" x").unwrap() + 1));
+    }
+
+    #[test]
+    fn line_and_column_count_characters() {
+        let t = "aé\nxyz\n";
+        let s = src(t, CommentStyle::None);
+        assert_eq!(s.line_col(0), (1, 1));
+        assert_eq!(s.line_col(3), (1, 3));
+        assert_eq!(s.line_col(4), (2, 1));
+        assert_eq!(s.line_text(2), "xyz");
+        assert_eq!(s.line_text(1), "aé");
+    }
+}

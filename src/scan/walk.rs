@@ -1,0 +1,260 @@
+//! Walking: a parallel walk over all cores that respects `.gitignore`/`.ignore`, includes
+//! hidden files (`.gitlab-ci.yml`) but never `.git/`, reads each file once, skips binary files,
+//! and lists every file it could not read.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use ignore::{WalkBuilder, WalkState};
+
+use super::finding::FileError;
+use super::{Report, Scanner};
+
+/// How many bytes at the start of a file are checked for a NUL (binary files are skipped).
+const BINARY_PROBE: usize = 8 * 1024;
+
+#[derive(Default)]
+struct Acc {
+    report: Report,
+}
+
+/// The text of a file: UTF-8 (a BOM removed), UTF-16 with a BOM decoded, invalid UTF-8 with
+/// its bad bytes replaced (and a note). `None`: binary.
+pub fn decode(bytes: Vec<u8>) -> Result<(String, Option<String>), ()> {
+    if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
+        return decode(rest.to_vec());
+    }
+    let utf16 = match bytes.get(..2) {
+        Some([0xFF, 0xFE]) => Some(true),
+        Some([0xFE, 0xFF]) => Some(false),
+        _ => None,
+    };
+    if let Some(le) = utf16 {
+        let units = bytes[2..].chunks_exact(2).map(|c| {
+            if le {
+                u16::from_le_bytes([c[0], c[1]])
+            } else {
+                u16::from_be_bytes([c[0], c[1]])
+            }
+        });
+        let text: String = char::decode_utf16(units)
+            .map(|r| r.unwrap_or('\u{FFFD}'))
+            .collect();
+        return Ok((text, None));
+    }
+    if memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_some() {
+        return Err(());
+    }
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok((s, None)),
+        Err(e) => {
+            let bytes = e.into_bytes();
+            Ok((
+                String::from_utf8_lossy(&bytes).into_owned(),
+                Some("not valid UTF-8: scanned with the invalid bytes replaced".to_string()),
+            ))
+        }
+    }
+}
+
+/// `a/b/c` with `/`, relative to `root` when below it.
+pub fn display_path(path: &Path, root: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    let rel = rel.strip_prefix(".").unwrap_or(rel);
+    let s = rel.to_string_lossy().replace('\\', "/");
+    if s.is_empty() {
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    } else {
+        s
+    }
+}
+
+pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
+    let acc = Mutex::new(Acc::default());
+    let opts = scanner.options();
+    let mut builder = WalkBuilder::new(&paths[0]);
+    for p in &paths[1..] {
+        builder.add(p);
+    }
+    builder
+        .hidden(false)
+        .parents(true)
+        .git_ignore(true)
+        .git_exclude(true)
+        .ignore(true)
+        .require_git(false)
+        .follow_links(opts.follow_links)
+        .threads(opts.threads)
+        .filter_entry(|e| e.file_name() != ".git");
+    let mut overrides = ignore::overrides::OverrideBuilder::new(root);
+    for g in &opts.exclude {
+        // An override `!glob` excludes what matches.
+        let _ = overrides.add(&format!("!{g}"));
+    }
+    if let Ok(o) = overrides.build() {
+        builder.overrides(o);
+    }
+    builder.build_parallel().run(|| {
+        let acc = &acc;
+        Box::new(move |entry| {
+            let mut local = Report::default();
+            match entry {
+                Err(err) => local.errors.push(walk_error(&err, root)),
+                Ok(entry) => {
+                    let path = entry.path();
+                    let shown = display_path(path, root);
+                    match entry.file_type() {
+                        Some(t) if t.is_dir() => return WalkState::Continue,
+                        Some(t) if t.is_file() => scan_file(scanner, path, &shown, &mut local),
+                        Some(t) if t.is_symlink() => {} // not followed
+                        Some(_) => local.errors.push(FileError {
+                            path: shown,
+                            message: "not a regular file (FIFO, socket or device): not read".into(),
+                        }),
+                        None => scan_file(scanner, path, &shown, &mut local),
+                    }
+                }
+            }
+            let mut a = acc.lock().unwrap_or_else(|p| p.into_inner());
+            merge(&mut a.report, local);
+            WalkState::Continue
+        })
+    });
+    let mut report = acc.into_inner().unwrap_or_else(|p| p.into_inner()).report;
+    report
+        .findings
+        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    report.errors.sort();
+    report.errors.dedup();
+    let s = &mut report.summary;
+    s.findings = report.findings.len();
+    s.errors = report.errors.len();
+    for f in &report.findings {
+        match f.status {
+            super::Status::Removed => s.removed += 1,
+            super::Status::Deprecated => s.deprecated += 1,
+            super::Status::BehaviourChange => s.behaviour_change += 1,
+            super::Status::UnusedSuppression => s.unused_suppression += 1,
+        }
+    }
+    report
+}
+
+fn merge(into: &mut Report, from: Report) {
+    into.findings.extend(from.findings);
+    into.errors.extend(from.errors);
+    let (a, b) = (&mut into.summary, from.summary);
+    a.files_scanned += b.files_scanned;
+    a.files_skipped_binary += b.files_skipped_binary;
+    a.suppressed += b.suppressed;
+    a.before_current += b.before_current;
+}
+
+fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
+    fn path_of(err: &ignore::Error) -> Option<&Path> {
+        match err {
+            ignore::Error::WithPath { path, .. } => Some(path),
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                path_of(err)
+            }
+            ignore::Error::Loop { child, .. } => Some(child),
+            _ => None,
+        }
+    }
+    let message = match err {
+        ignore::Error::Loop { ancestor, .. } => {
+            format!(
+                "symbolic link loop back to {}: not followed",
+                display_path(ancestor, root)
+            )
+        }
+        other => {
+            let m = other.to_string();
+            // The walker prefixes the path; keep only the reason.
+            m.rsplit_once(": ")
+                .map_or(m.clone(), |(_, r)| r.to_string())
+        }
+    };
+    FileError {
+        path: path_of(err)
+            .map(|p| display_path(p, root))
+            .unwrap_or_default(),
+        message,
+    }
+}
+
+fn scan_file(scanner: &Scanner, path: &Path, shown: &str, out: &mut Report) {
+    // Only files uplint knows how to read.
+    let class_path = path.to_string_lossy().replace('\\', "/");
+    if super::classify::classify(&class_path).is_none() {
+        return;
+    }
+    let max = scanner.options().max_file_size;
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() > max => {
+            out.errors.push(FileError {
+                path: shown.to_string(),
+                message: format!(
+                    "file is {} MiB, over the {} MiB limit: not read",
+                    m.len() / (1024 * 1024),
+                    max / (1024 * 1024)
+                ),
+            });
+            return;
+        }
+        Ok(m) if !m.is_file() => {
+            out.errors.push(FileError {
+                path: shown.to_string(),
+                message: "not a regular file (FIFO, socket or device): not read".into(),
+            });
+            return;
+        }
+        _ => {}
+    }
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            out.errors.push(FileError {
+                path: shown.to_string(),
+                message: format!("cannot read: {e}"),
+            });
+            return;
+        }
+    };
+    let (text, note) = match decode(bytes) {
+        Ok(t) => t,
+        Err(()) => {
+            out.summary.files_skipped_binary += 1;
+            return;
+        }
+    };
+    if let Some(note) = note {
+        out.errors.push(FileError {
+            path: shown.to_string(),
+            message: note,
+        });
+    }
+    out.summary.files_scanned += 1;
+    let r = scanner.scan_text(shown, &class_path, &text);
+    out.findings.extend(r.findings);
+    out.errors.extend(r.errors);
+    out.summary.suppressed += r.suppressed;
+    out.summary.before_current += r.before_current;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decoding() {
+        assert_eq!(decode(b"\xEF\xBB\xBFa: 1".to_vec()).unwrap().0, "a: 1");
+        assert_eq!(decode(vec![0xFF, 0xFE, b'a', 0, b':', 0]).unwrap().0, "a:");
+        assert!(decode(b"ab\0cd".to_vec()).is_err());
+        let (t, note) = decode(b"a\xFFb".to_vec()).unwrap();
+        assert_eq!(t, "a\u{FFFD}b");
+        assert!(note.is_some());
+    }
+}

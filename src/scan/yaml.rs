@@ -1,0 +1,514 @@
+//! YAML structure with positions: every mapping key with its path, its value and its siblings.
+//!
+//! Built from parser events with an explicit stack (no recursion, so deep nesting cannot
+//! overflow), aliases are never expanded (an alias bomb costs nothing), and Go templates
+//! (`{{ … }}`) are masked first so that Helm templates parse with every position unchanged.
+//! When a document still does not parse, a line- and indentation-based scanner recovers the keys.
+
+use serde_saphyr::granit_parser::{Event, Parser};
+
+/// A step of a key path: a mapping key, or an item of a sequence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Segment {
+    Key(String),
+    Item,
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    seg: Segment,
+    parent: Option<u32>,
+}
+
+/// A scalar with its byte range.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Scalar {
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Scalar(Scalar),
+    /// A sequence; its scalar items.
+    Sequence(Vec<Scalar>),
+    /// A mapping, an alias, or nothing.
+    Other,
+}
+
+/// One mapping key.
+#[derive(Clone, Debug)]
+pub struct Key {
+    pub name: String,
+    pub start: usize,
+    pub end: usize,
+    pub value: Value,
+    /// The mapping that holds the key (for sibling checks).
+    pub mapping: u32,
+    node: u32,
+}
+
+/// The keys of a YAML file (all its documents).
+#[derive(Debug, Default)]
+pub struct Doc {
+    nodes: Vec<Node>,
+    pub keys: Vec<Key>,
+    /// Why the parser gave up, with the byte offset; the keys then come from the fallback.
+    pub error: Option<(usize, String)>,
+}
+
+impl Doc {
+    /// The path of a key from the document root, outermost first.
+    pub fn path(&self, key: &Key) -> Vec<&Segment> {
+        let mut out = Vec::new();
+        let mut n = Some(key.node);
+        while let Some(i) = n {
+            let node = &self.nodes[i as usize];
+            out.push(&node.seg);
+            n = node.parent;
+        }
+        out.reverse();
+        out
+    }
+
+    /// The names of the keys held by a mapping.
+    pub fn siblings(&self, mapping: u32) -> impl Iterator<Item = &str> {
+        self.keys
+            .iter()
+            .filter(move |k| k.mapping == mapping)
+            .map(|k| k.name.as_str())
+    }
+
+    /// The value of the key `name` in a mapping.
+    pub fn sibling(&self, mapping: u32, name: &str) -> Option<&Key> {
+        self.keys
+            .iter()
+            .find(|k| k.mapping == mapping && k.name == name)
+    }
+}
+
+/// Does a key path match a pattern (`*` one key, `**` any number of keys or items)?
+/// Sequence items are crossed only by `**`. The pattern is anchored at the root.
+pub fn path_matches(pattern: &[String], path: &[&Segment]) -> bool {
+    fn go(p: &[String], s: &[&Segment]) -> bool {
+        match p.first() {
+            None => s.is_empty(),
+            Some(seg) if seg == "**" => (0..=s.len()).any(|i| go(&p[1..], &s[i..])),
+            Some(seg) => match s.first() {
+                Some(Segment::Key(k)) if seg == "*" || seg == k => go(&p[1..], &s[1..]),
+                _ => false,
+            },
+        }
+    }
+    go(pattern, path)
+}
+
+/// Replace each `{{ … }}` with `_` and spaces (a line holding only templates becomes blank), so
+/// that templated YAML parses and every other byte keeps its offset. Line breaks are kept.
+pub fn mask_templates(text: &str) -> String {
+    if !text.contains("{{") {
+        return text.to_string();
+    }
+    let mut out = text.as_bytes().to_vec();
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut spans = Vec::new();
+    while let Some(j) = memchr::memmem::find(&b[i..], b"{{") {
+        let start = i + j;
+        let end =
+            memchr::memmem::find(&b[start + 2..], b"}}").map_or(b.len(), |k| start + 2 + k + 2);
+        spans.push((start, end));
+        i = end;
+        if i >= b.len() {
+            break;
+        }
+    }
+    for &(s, e) in &spans {
+        for (k, byte) in out[s..e].iter_mut().enumerate() {
+            if *byte != b'\n' && *byte != b'\r' {
+                *byte = if k == 0 { b'_' } else { b' ' };
+            }
+        }
+    }
+    // A line that held only templates and blanks becomes blank.
+    let mut line_start = 0;
+    for line_end in memchr::memchr_iter(b'\n', b).chain(std::iter::once(b.len())) {
+        let had_template = spans.iter().any(|&(s, e)| s < line_end && e > line_start);
+        if had_template {
+            let only = b[line_start..line_end].iter().enumerate().all(|(k, &c)| {
+                let pos = line_start + k;
+                c.is_ascii_whitespace() || spans.iter().any(|&(s, e)| pos >= s && pos < e)
+            });
+            if only {
+                for byte in &mut out[line_start..line_end] {
+                    if *byte != b'\r' {
+                        *byte = b' ';
+                    }
+                }
+            }
+        }
+        line_start = line_end + 1;
+    }
+    // Only ASCII bytes replaced ASCII-or-multibyte runs inside `{{ }}`; a multibyte character
+    // there was overwritten byte by byte with ASCII, so the result is valid UTF-8.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+enum Frame {
+    Mapping {
+        id: u32,
+        node: Option<u32>,
+        /// The key whose value comes next, if a key was read.
+        pending: Option<usize>,
+    },
+    Sequence {
+        node: Option<u32>,
+        /// The key whose value this sequence is.
+        owner: Option<usize>,
+    },
+}
+
+/// Parse YAML (all documents) into keys. Falls back to the indentation scanner on a parse error.
+pub fn parse(text: &str) -> Doc {
+    let mut doc = Doc::default();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut next_mapping = 0u32;
+    let mut parser = Parser::new_from_str(text);
+    loop {
+        let (event, span) = match parser.next_event() {
+            None => break,
+            Some(Ok(e)) => e,
+            Some(Err(e)) => {
+                let m = e.marker();
+                let offset = m.byte_offset().unwrap_or(0);
+                let message = e.info().to_string();
+                let mut fallback = fallback(text);
+                fallback.error = Some((offset, message));
+                return fallback;
+            }
+        };
+        let start = span.start.byte_offset().unwrap_or(0);
+        let end = span.end.byte_offset().unwrap_or(start);
+        match event {
+            Event::MappingStart(..) => {
+                let node = container_node(&mut doc, &mut stack);
+                stack.push(Frame::Mapping {
+                    id: next_mapping,
+                    node,
+                    pending: None,
+                });
+                next_mapping += 1;
+            }
+            Event::SequenceStart(..) => {
+                let owner = match stack.last() {
+                    Some(Frame::Mapping {
+                        pending: Some(k), ..
+                    }) => Some(*k),
+                    _ => None,
+                };
+                let parent = container_node(&mut doc, &mut stack);
+                if let Some(k) = owner {
+                    doc.keys[k].value = Value::Sequence(Vec::new());
+                }
+                let node = push_node(&mut doc, Segment::Item, parent);
+                stack.push(Frame::Sequence {
+                    node: Some(node),
+                    owner,
+                });
+            }
+            Event::MappingEnd | Event::SequenceEnd => {
+                stack.pop();
+                value_done(&mut stack);
+            }
+            Event::Scalar(value, ..) => {
+                let scalar = Scalar {
+                    text: value.into_owned(),
+                    start,
+                    end,
+                };
+                match stack.last_mut() {
+                    Some(Frame::Mapping { id, node, pending }) => match pending.take() {
+                        None => {
+                            let n = push_node(&mut doc, Segment::Key(scalar.text.clone()), *node);
+                            doc.keys.push(Key {
+                                name: scalar.text,
+                                start,
+                                end,
+                                value: Value::Other,
+                                mapping: *id,
+                                node: n,
+                            });
+                            *pending = Some(doc.keys.len() - 1);
+                        }
+                        Some(k) => doc.keys[k].value = Value::Scalar(scalar),
+                    },
+                    Some(Frame::Sequence { owner, .. }) => {
+                        if let Some(k) = owner
+                            && let Value::Sequence(items) = &mut doc.keys[*k].value
+                        {
+                            items.push(scalar);
+                        }
+                    }
+                    None => {}
+                }
+            }
+            Event::Alias(_) | Event::UnresolvedAlias(_) => {
+                // The value is a reference; it is not expanded.
+                value_done(&mut stack);
+            }
+            _ => {}
+        }
+    }
+    doc
+}
+
+fn push_node(doc: &mut Doc, seg: Segment, parent: Option<u32>) -> u32 {
+    doc.nodes.push(Node { seg, parent });
+    (doc.nodes.len() - 1) as u32
+}
+
+/// The path node a new collection hangs from: the pending key's node, or a sequence's item node.
+fn container_node(doc: &mut Doc, stack: &mut [Frame]) -> Option<u32> {
+    match stack.last_mut() {
+        Some(Frame::Mapping { pending, node, .. }) => match pending {
+            Some(k) => Some(doc.keys[*k].node),
+            // A collection used as a mapping key: no path of its own.
+            None => *node,
+        },
+        Some(Frame::Sequence { node, .. }) => *node,
+        None => None,
+    }
+}
+
+/// A value (collection or alias) ended: the mapping above expects a key again.
+fn value_done(stack: &mut [Frame]) {
+    if let Some(Frame::Mapping { pending, .. }) = stack.last_mut() {
+        *pending = None;
+    }
+}
+
+/// Recover keys from text that does not parse as YAML: `key:` at an indentation, nested under
+/// the nearest less-indented key; `- ` opens a sequence item.
+pub fn fallback(text: &str) -> Doc {
+    let mut doc = Doc::default();
+    // (indent, node, mapping id of the keys under it)
+    let mut stack: Vec<(usize, Option<u32>, u32)> = vec![];
+    let mut next_mapping = 1u32;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let line_off = offset;
+        offset += line.len();
+        let content = line.trim_end_matches(['\n', '\r']);
+        let trimmed = content.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with("---") {
+            continue;
+        }
+        let mut indent = content.len() - trimmed.len();
+        let mut rest = trimmed;
+        let mut item = false;
+        while let Some(r) = rest.strip_prefix("- ") {
+            item = true;
+            indent += 2 + (r.len() - r.trim_start().len());
+            rest = r.trim_start();
+        }
+        let Some(colon) = key_colon(rest) else {
+            continue;
+        };
+        while stack.last().is_some_and(|&(i, _, _)| i >= indent) {
+            stack.pop();
+        }
+        let (mut parent, mut mapping) = stack.last().map_or((None, 0), |&(_, n, m)| (n, m));
+        if item {
+            parent = Some(push_node(&mut doc, Segment::Item, parent));
+            mapping = next_mapping;
+            next_mapping += 1;
+        }
+        let raw_key = &rest[..colon];
+        let name = raw_key.trim_matches(['"', '\'']).to_string();
+        let key_start = line_off
+            + (content.len() - rest.len())
+            + (raw_key.len() - raw_key.trim_start_matches(['"', '\'']).len());
+        let after = rest[colon + 1..].trim();
+        let after = after.split(" #").next().unwrap_or("").trim();
+        let value = if after.is_empty() {
+            Value::Other
+        } else {
+            let vstart = line_off + content.len()
+                - content[content.len() - rest.len() + colon + 1..]
+                    .trim_start()
+                    .len();
+            let text = after.trim_matches(['"', '\'']).to_string();
+            Value::Scalar(Scalar {
+                start: vstart,
+                end: vstart + after.len(),
+                text,
+            })
+        };
+        let node = push_node(&mut doc, Segment::Key(name.clone()), parent);
+        doc.keys.push(Key {
+            name,
+            start: key_start,
+            end: key_start + raw_key.trim_matches(['"', '\'']).len(),
+            value,
+            mapping,
+            node,
+        });
+        stack.push((indent, Some(node), next_mapping));
+        next_mapping += 1;
+        if item {
+            // Keys that follow at the same indentation belong to the same item.
+            let m = mapping;
+            stack.push((indent.saturating_sub(1), parent, m));
+            let last = stack.len() - 1;
+            stack.swap(last - 1, last);
+        }
+    }
+    doc
+}
+
+/// Where the `:` of a `key: value` line is, if the line is one.
+fn key_colon(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let (mut i, quote) = match b.first() {
+        Some(&q @ (b'"' | b'\'')) => (memchr::memchr(q, &b[1..])? + 2, true),
+        _ => (0, false),
+    };
+    while i < b.len() {
+        match b[i] {
+            b':' if b.get(i + 1).is_none_or(|c| *c == b' ' || *c == b'\t') => {
+                return (i > 0).then_some(i);
+            }
+            // A plain key has no blank before its colon: `key: v`, not `a b: v`.
+            b' ' | b'\t' if !quote && !b[i..].starts_with(b" :") => return None,
+            b'{' | b'[' | b'"' | b'\'' | b'#' if i == 0 => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(doc: &Doc) -> Vec<String> {
+        doc.keys
+            .iter()
+            .map(|k| {
+                doc.path(k)
+                    .iter()
+                    .map(|s| match s {
+                        Segment::Key(k) => k.as_str(),
+                        Segment::Item => "[]",
+                    })
+                    .collect::<Vec<_>>()
+                    .join(".")
+            })
+            .collect()
+    }
+
+    const CI: &str = "deploy:\n  trigger:\n    project: a/b\n    strategy: depend\n  tags: [x, y]\nlist:\n  - name: a\n    value: b\n";
+
+    #[test]
+    fn paths_values_and_positions() {
+        let d = parse(CI);
+        assert!(d.error.is_none());
+        assert_eq!(
+            keys(&d),
+            [
+                "deploy",
+                "deploy.trigger",
+                "deploy.trigger.project",
+                "deploy.trigger.strategy",
+                "deploy.tags",
+                "list",
+                "list.[].name",
+                "list.[].value"
+            ]
+        );
+        let strategy = &d.keys[3];
+        assert_eq!(&CI[strategy.start..strategy.end], "strategy");
+        match &strategy.value {
+            Value::Scalar(s) => assert_eq!(&CI[s.start..s.end], "depend"),
+            v => panic!("{v:?}"),
+        }
+        match &d.keys[4].value {
+            Value::Sequence(items) => assert_eq!(items.len(), 2),
+            v => panic!("{v:?}"),
+        }
+        assert_eq!(
+            d.sibling(d.keys[3].mapping, "project").unwrap().name,
+            "project"
+        );
+    }
+
+    #[test]
+    fn fallback_recovers_the_same_paths() {
+        let d = fallback(CI);
+        assert_eq!(keys(&d), keys(&parse(CI)));
+        let strategy = &d.keys[3];
+        assert_eq!(&CI[strategy.start..strategy.end], "strategy");
+        assert_eq!(d.keys[6].mapping, d.keys[7].mapping);
+    }
+
+    #[test]
+    fn matching_paths() {
+        let d = parse(CI);
+        let p = |s: &str| s.split('.').map(String::from).collect::<Vec<_>>();
+        assert!(path_matches(&p("*.trigger.strategy"), &d.path(&d.keys[3])));
+        assert!(!path_matches(&p("trigger.strategy"), &d.path(&d.keys[3])));
+        assert!(path_matches(&p("**.strategy"), &d.path(&d.keys[3])));
+        assert!(path_matches(&p("**.value"), &d.path(&d.keys[7])));
+        assert!(!path_matches(&p("*.value"), &d.path(&d.keys[7])));
+    }
+
+    #[test]
+    fn masking_keeps_positions() {
+        let t = "a: {{ .Values.x }}\n{{- if .Values.y }}\nb:\n  c: \"{{ .x }}\"\n{{- end }}\n";
+        let m = mask_templates(t);
+        assert_eq!(m.len(), t.len());
+        assert_eq!(m.lines().count(), t.lines().count());
+        let d = parse(&m);
+        assert!(d.error.is_none(), "{:?}", d.error);
+        assert_eq!(keys(&d), ["a", "b", "b.c"]);
+        assert_eq!(&t[d.keys[2].start..d.keys[2].end], "c");
+    }
+
+    #[test]
+    fn alias_bombs_are_not_expanded() {
+        let mut t = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..30 {
+            t.push_str(&format!(
+                "b{i}: &b{i} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n",
+                p = if i == 1 {
+                    "a".to_string()
+                } else {
+                    format!("b{}", i - 1)
+                }
+            ));
+        }
+        let d = parse(&t);
+        assert_eq!(d.keys.len(), 30);
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let depth = 10_000;
+        let mut t = String::new();
+        for _ in 0..depth {
+            t.push('[');
+        }
+        for _ in 0..depth {
+            t.push(']');
+        }
+        let _ = parse(&t);
+        let mut t = String::new();
+        for i in 0..depth {
+            t.push_str(&" ".repeat(i % 200));
+            t.push_str("k:\n");
+        }
+        let _ = parse(&t);
+    }
+}
