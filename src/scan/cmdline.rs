@@ -75,7 +75,7 @@ pub fn find(text: &str, program: &str, subcommand: &str) -> Vec<Command> {
             .rposition(|&c| c == b'\n')
             .map_or(0, |i| i + 1);
         let enclosing = open_quote(b, line_start, at);
-        let words = words(text, end, enclosing);
+        let words = words(text, end, enclosing, folded_indent(b, line_start, at));
         let mut it = words.into_iter();
         let mut sub = None;
         for w in it.by_ref() {
@@ -102,8 +102,41 @@ pub fn find(text: &str, program: &str, subcommand: &str) -> Vec<Command> {
     out
 }
 
+/// If the command sits in a YAML folded block scalar (`key: >-` and indented lines below it),
+/// the indentation of that block: its line breaks are spaces, so the command goes on over the
+/// following lines that are indented at least as much.
+fn folded_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
+    let indent = |s: usize| b[s..].iter().take_while(|&&c| c == b' ').count();
+    let own = indent(line_start);
+    if at != line_start + own {
+        return None; // the program does not start the line
+    }
+    let mut end = line_start.checked_sub(1)?;
+    // The nearest less-indented, non-blank line above must open a folded scalar.
+    loop {
+        let start = b[..end]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1);
+        let line = &b[start..end];
+        let trimmed = line.trim_ascii_end();
+        if !trimmed.is_empty() {
+            let ind = indent(start);
+            if ind < own {
+                let opens =
+                    trimmed.ends_with(b">") || trimmed.ends_with(b">-") || trimmed.ends_with(b">+");
+                return opens.then_some(own);
+            }
+        }
+        if start == 0 {
+            return None;
+        }
+        end = start - 1;
+    }
+}
+
 /// The words from `pos` to the end of the command.
-fn words(text: &str, mut i: usize, enclosing: Option<u8>) -> Vec<Word> {
+fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>) -> Vec<Word> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     loop {
@@ -111,6 +144,15 @@ fn words(text: &str, mut i: usize, enclosing: Option<u8>) -> Vec<Word> {
         loop {
             match b.get(i) {
                 Some(b' ' | b'\t') => i += 1,
+                Some(b'\n')
+                    if folded.is_some_and(|ind| {
+                        let next = &b[i + 1..];
+                        let n = next.iter().take_while(|&&c| c == b' ').count();
+                        n >= ind && next.get(n).is_some_and(|&c| c != b'\n' && c != b'#')
+                    }) =>
+                {
+                    i += 1
+                }
                 Some(b'\\' | b'`' | b'^') if matches!(b.get(i + 1), Some(b'\n')) => i += 2,
                 Some(b'\\' | b'`' | b'^')
                     if b.get(i + 1) == Some(&b'\r') && b.get(i + 2) == Some(&b'\n') =>
@@ -217,6 +259,18 @@ mod tests {
         let t = "gitlab-runner --debug exec shell test\n";
         assert_eq!(find(t, "gitlab-runner", "exec").len(), 1);
         assert!(find(t, "gitlab-runner", "register").is_empty());
+    }
+
+    #[test]
+    fn folded_yaml_scalars_continue_the_command() {
+        let t = "- command: >-\n    gitlab-runner register --non-interactive\n    --registration-token {{ t }}\n- name: next\n";
+        let c = find(t, "gitlab-runner", "register");
+        assert_eq!(
+            args(&c[0]),
+            ["--non-interactive", "--registration-token", "{{", "t", "}}"]
+        );
+        let t = "script:\n  - gitlab-runner register\n  - --locked\n";
+        assert!(args(&find(t, "gitlab-runner", "register")[0]).is_empty());
     }
 
     #[test]

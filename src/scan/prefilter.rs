@@ -24,7 +24,7 @@ pub fn literal_of(pattern: &Pattern) -> String {
         Pattern::Literal { text, .. } => text.clone(),
         Pattern::RestEndpoint { path, .. } => path
             .split('/')
-            .filter(|s| !s.is_empty() && !s.starts_with(':'))
+            .filter(|s| !s.is_empty() && !s.starts_with([':', '*']))
             .max_by_key(|s| s.len())
             .unwrap_or(path)
             .to_string(),

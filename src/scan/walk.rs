@@ -163,7 +163,15 @@ fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
             _ => None,
         }
     }
-    let message = match err {
+    fn innermost(err: &ignore::Error) -> &ignore::Error {
+        match err {
+            ignore::Error::WithPath { err, .. }
+            | ignore::Error::WithDepth { err, .. }
+            | ignore::Error::WithLineNumber { err, .. } => innermost(err),
+            other => other,
+        }
+    }
+    let message = match innermost(err) {
         ignore::Error::Loop { ancestor, .. } => {
             format!(
                 "symbolic link loop back to {}: not followed",

@@ -87,24 +87,26 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
     }
 }
 
-/// Does a written path match a template? `prefix`: the path may go on below the template.
+/// Does a written path match a template? `:x` is one segment, `*x` one or more (a registry
+/// repository name such as `group/app`). `prefix`: the path may go on below the template.
 pub fn path_matches(template: &str, path: &str, prefix: bool) -> bool {
+    fn go(t: &[&str], p: &[&str], prefix: bool) -> bool {
+        match t.first() {
+            None => p.is_empty() || prefix,
+            Some(ts) if ts.starts_with('*') => (1..=p.len()).any(|n| go(&t[1..], &p[n..], prefix)),
+            Some(ts) => match p.first() {
+                Some(ps) if ts.starts_with(':') || ts == ps => go(&t[1..], &p[1..], prefix),
+                _ => false,
+            },
+        }
+    }
     let t: Vec<&str> = template.split('/').filter(|s| !s.is_empty()).collect();
     let p: Vec<&str> = path
         .trim_end_matches('/')
         .split('/')
         .filter(|s| !s.is_empty())
         .collect();
-    if p.len() < t.len() || (!prefix && p.len() != t.len()) {
-        return false;
-    }
-    t.iter().zip(&p).all(|(ts, ps)| {
-        if ts.starts_with(':') {
-            !ps.is_empty()
-        } else {
-            ts == ps
-        }
-    })
+    go(&t, &p, prefix)
 }
 
 /// The text of the statement around `at`: its logical line (with `\` continuations) and, for
@@ -251,7 +253,7 @@ pub fn detect_endpoint(
     let Some(anchor) = template
         .split('/')
         .rev()
-        .find(|s| !s.is_empty() && !s.starts_with(':'))
+        .find(|s| !s.is_empty() && !s.starts_with([':', '*']))
     else {
         return Vec::new();
     };
@@ -319,6 +321,13 @@ mod tests {
         ));
         assert!(!path_matches("/runners", "/runners/all", false));
         assert!(path_matches("/geo_nodes", "/geo_nodes/1/status", true));
+        let reg = "/v2/*name/tags/reference/:tag";
+        assert!(path_matches(
+            reg,
+            "/v2/group/sub/app/tags/reference/v1",
+            false
+        ));
+        assert!(!path_matches(reg, "/v2/tags/reference/v1", false));
     }
 
     #[test]

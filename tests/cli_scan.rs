@@ -1,0 +1,557 @@
+//! `uplint scan` as a user runs it: statuses for a target, the JSON contract, suppressions,
+//! configuration, exit statuses, and a tree full of problems.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn uplint(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_uplint"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+fn json(dir: &Path, args: &[&str]) -> (Value, Option<i32>) {
+    let mut all = vec!["scan", "--format", "json"];
+    all.extend_from_slice(args);
+    let o = uplint(dir, &all);
+    let v: Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+    (v, o.status.code())
+}
+
+fn write(dir: &Path, rel: &str, text: &str) {
+    let p = dir.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+fn find<'a>(v: &'a Value, id: &str) -> &'a Value {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == id)
+        .unwrap_or_else(|| panic!("no {id} in {v:#}"))
+}
+
+/// A repository that uses CI_JOB_JWT_V2, strategy: depend and runnerRegistrationToken.
+fn upgrade_repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".gitlab-ci.yml",
+        "deploy:\n  script:\n    - vault login -method=jwt jwt=$CI_JOB_JWT_V2\n\ndownstream:\n  trigger:\n    project: a/b\n    strategy: depend\n",
+    );
+    write(
+        dir.path(),
+        "chart/values.yaml",
+        "runnerRegistrationToken: \"\"\nconcurrent: 4\n",
+    );
+    dir
+}
+
+#[test]
+fn upgrade_from_16_5_to_17_0() {
+    let dir = upgrade_repo();
+    let (v, code) = json(dir.path(), &["--target", "17.0", "--current", "16.5"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(v["target"], "17.0");
+    assert_eq!(v["current"], "16.5");
+    let jwt = find(&v, "ci-job-jwt");
+    assert_eq!(
+        (jwt["status"].as_str(), jwt["severity"].as_str()),
+        (Some("removed"), Some("error"))
+    );
+    assert_eq!(jwt["removed_in"], "17.0");
+    assert_eq!(
+        jwt["replacement"],
+        "ID tokens via the id_tokens keyword (since 15.7)"
+    );
+    assert_eq!(
+        (jwt["line"].as_u64(), jwt["column"].as_u64()),
+        (Some(3), Some(36))
+    );
+    assert_eq!(jwt["matched"], "CI_JOB_JWT_V2");
+    let depend = find(&v, "ci-trigger-strategy-depend");
+    assert_eq!(depend["removed_in"], "17.0");
+    assert_eq!(depend["status"], "behaviour-change");
+    assert_eq!(depend["severity"], "warning");
+    assert_eq!(
+        depend["replacement"],
+        "show exactly the status of the downstream pipeline"
+    );
+    let helm = find(&v, "helm-runner-registration-token");
+    assert_eq!(
+        (helm["status"].as_str(), helm["severity"].as_str()),
+        (Some("deprecated"), Some("warning"))
+    );
+    assert_eq!(helm["removed_in"], "18.0");
+    assert_eq!(
+        helm["replacement"],
+        "runnerToken of the new runner token architecture"
+    );
+
+    let (v, code) = json(dir.path(), &["--target", "18.0", "--current", "16.5"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(find(&v, "ci-job-jwt")["severity"], "error");
+    assert_eq!(
+        find(&v, "helm-runner-registration-token")["severity"],
+        "error"
+    );
+    assert_eq!(
+        find(&v, "helm-runner-registration-token")["status"],
+        "removed"
+    );
+    // A behaviour change stays a warning whatever the target.
+    assert_eq!(
+        find(&v, "ci-trigger-strategy-depend")["severity"],
+        "warning"
+    );
+}
+
+#[test]
+fn current_leaves_out_what_is_already_removed() {
+    let dir = upgrade_repo();
+    let (v, _) = json(dir.path(), &["--target", "18.0", "--current", "17.0"]);
+    let ids: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["helm-runner-registration-token"]);
+    assert_eq!(v["summary"]["before_current"], 2);
+    let human = String::from_utf8(
+        uplint(
+            dir.path(),
+            &["scan", "--target", "18.0", "--current", "17.0"],
+        )
+        .stdout,
+    )
+    .unwrap();
+    assert!(
+        human.contains("2 findings left out: already removed at or before 17.0"),
+        "{human}"
+    );
+}
+
+#[test]
+fn json_contract() {
+    let dir = upgrade_repo();
+    let (v, _) = json(dir.path(), &[]);
+    assert_eq!(
+        v["target"], "18.0",
+        "the default target is the newest version in the data"
+    );
+    assert!(v["current"].is_null());
+    for f in v["findings"].as_array().unwrap() {
+        for key in [
+            "id",
+            "path",
+            "line",
+            "column",
+            "end_line",
+            "end_column",
+            "severity",
+            "status",
+            "removed_in",
+            "matched",
+            "message",
+            "replacement",
+        ] {
+            assert!(f.get(key).is_some(), "{key} missing in {f}");
+        }
+    }
+    let paths: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        [".gitlab-ci.yml", ".gitlab-ci.yml", "chart/values.yaml"]
+    );
+    assert!(v["errors"].as_array().unwrap().is_empty());
+    assert_eq!(v["summary"]["files_scanned"], 2);
+    assert_eq!(v["summary"]["findings"], 3);
+    // Deterministic: the same bytes twice.
+    let a = uplint(dir.path(), &["scan", "--format", "json"]).stdout;
+    let b = uplint(dir.path(), &["scan", "--format", "json"]).stdout;
+    assert_eq!(a, b);
+}
+
+#[test]
+fn rendered_outputs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let o = uplint(
+        root,
+        &[
+            "scan",
+            "--no-config",
+            "--target",
+            "17.0",
+            "--format",
+            "json",
+            "tests/fixtures/scan/ci",
+        ],
+    );
+    insta::assert_snapshot!("scan_ci_json", String::from_utf8(o.stdout).unwrap());
+    let o = uplint(
+        root,
+        &[
+            "scan",
+            "--no-config",
+            "--target",
+            "17.0",
+            "tests/fixtures/scan/ci",
+        ],
+    );
+    let human = String::from_utf8(o.stdout).unwrap();
+    let human: String = human
+        .lines()
+        .map(|l| match l.find(" in ") {
+            Some(i) if l.starts_with("Summary") => format!("{} in [time]", &l[..i]),
+            _ => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    insta::assert_snapshot!("scan_ci_human", human);
+    let o = uplint(
+        root,
+        &[
+            "scan",
+            "--no-config",
+            "--target",
+            "17.0",
+            "--format",
+            "concise",
+            "tests/fixtures/scan/runner",
+        ],
+    );
+    insta::assert_snapshot!("scan_runner_concise", String::from_utf8(o.stdout).unwrap());
+}
+
+#[test]
+fn explicit_files_as_pre_commit_passes_them() {
+    let dir = upgrade_repo();
+    let o = uplint(
+        dir.path(),
+        &[
+            "scan",
+            "--format",
+            "concise",
+            "chart/values.yaml",
+            ".gitlab-ci.yml",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8(o.stdout).unwrap();
+    let first: Vec<&str> = out.lines().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(
+        first,
+        [
+            ".gitlab-ci.yml:3:36:",
+            ".gitlab-ci.yml:8:5:",
+            "chart/values.yaml:1:1:"
+        ]
+    );
+}
+
+#[test]
+fn inline_and_file_suppressions() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".gitlab-ci.yml",
+        "a:\n  script:\n    - echo $CI_JOB_JWT  # uplint: ignore[ci-job-jwt]\n    # uplint: ignore[ci-job-jwt, dast-zap-variables]\n    - echo $CI_JOB_JWT_V1\n    - echo $CI_JOB_JWT_V2\n    - echo ok  # uplint: ignore[ci-trigger-strategy-depend]\n    - echo ok  # uplint: ignore[no-such-rule]\n",
+    );
+    write(
+        dir.path(),
+        "b.sh",
+        "# uplint: ignore-file[ci-job-jwt]\necho $CI_JOB_JWT\necho $CI_JOB_JWT_V2\n",
+    );
+    let (v, code) = json(dir.path(), &[]);
+    let got: Vec<String> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            format!(
+                "{}:{}:{} {} {}",
+                f["path"].as_str().unwrap(),
+                f["line"],
+                f["column"],
+                f["id"].as_str().unwrap(),
+                f["matched"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ".gitlab-ci.yml:4:34 unused-suppression dast-zap-variables",
+            ".gitlab-ci.yml:6:13 ci-job-jwt CI_JOB_JWT_V2",
+            ".gitlab-ci.yml:7:33 unused-suppression ci-trigger-strategy-depend",
+            ".gitlab-ci.yml:8:33 unused-suppression no-such-rule",
+        ]
+    );
+    assert_eq!(v["summary"]["suppressed"], 4);
+    assert_eq!(code, Some(1));
+    let unknown = &v["findings"][3];
+    assert_eq!(
+        unknown["message"],
+        "suppression names `no-such-rule`, which is no id uplint knows"
+    );
+    assert_eq!(unknown["severity"], "warning");
+}
+
+#[test]
+fn configuration_file() {
+    let dir = upgrade_repo();
+    write(dir.path(), "legacy/old.sh", "echo $CI_JOB_JWT\n");
+    write(dir.path(), "vendor/lib.sh", "echo $CI_JOB_JWT\n");
+    write(
+        dir.path(),
+        ".uplint.yml",
+        "target: \"17.0\"\ncurrent: \"16.5\"\nignore: [ci-trigger-strategy-depend]\nper-path-ignores:\n  \"legacy/**\": [ci-job-jwt]\nexclude: [\"vendor/**\"]\nfail-on: warning\n",
+    );
+    // Found upward from a subdirectory too.
+    std::fs::create_dir_all(dir.path().join("chart")).unwrap();
+    let (v, code) = json(&dir.path().join("chart"), &[]);
+    assert_eq!(v["target"], "17.0");
+    assert_eq!(code, Some(1), "fail-on warning: the deprecation fails");
+    let (v, _) = json(dir.path(), &[]);
+    let ids: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["ci-job-jwt", "helm-runner-registration-token"]);
+    // The command line wins.
+    let (v, _) = json(dir.path(), &["--target", "18.0"]);
+    assert_eq!(v["target"], "18.0");
+    let (v, _) = json(dir.path(), &["--no-config"]);
+    assert_eq!(v["target"], "18.0");
+    assert_eq!(v["findings"].as_array().unwrap().len(), 5);
+}
+
+#[test]
+fn bad_configuration_is_an_error_with_position() {
+    let dir = upgrade_repo();
+    for (text, at, what) in [
+        (
+            "target: \"17.x\"\n",
+            ".uplint.yml:1:9",
+            "`17.x` is not a valid version for `target`",
+        ),
+        (
+            "targte: \"17.0\"\n",
+            ".uplint.yml:1:1",
+            "unknown field `targte`",
+        ),
+        (
+            "ignore: [ci-job-jw]\n",
+            ".uplint.yml:1:10",
+            "`ci-job-jw` is neither an entry id nor a surface",
+        ),
+    ] {
+        write(dir.path(), ".uplint.yml", text);
+        let o = uplint(dir.path(), &["scan"]);
+        assert_eq!(o.status.code(), Some(2), "{text}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(err.contains(at) && err.contains(what), "{err}");
+        assert!(o.stdout.is_empty());
+    }
+}
+
+#[test]
+fn exit_statuses() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "values.yaml", "runnerRegistrationToken: x\n");
+    let code = |args: &[&str]| uplint(dir.path(), args).status.code();
+    assert_eq!(
+        code(&["scan", "--target", "17.0"]),
+        Some(0),
+        "a deprecation is no error"
+    );
+    assert_eq!(
+        code(&["scan", "--target", "17.0", "--fail-on", "warning"]),
+        Some(1)
+    );
+    assert_eq!(code(&["scan", "--target", "18.0"]), Some(1));
+    assert_eq!(code(&["scan", "--target", "18.0", "--exit-zero"]), Some(0));
+    assert_eq!(
+        code(&["scan", "--target", "18.0", "--fail-on", "never"]),
+        Some(0)
+    );
+    assert_eq!(
+        code(&["scan", "--target", "18.0", "--ignore", "helm"]),
+        Some(0)
+    );
+    assert_eq!(
+        code(&["scan", "--target", "18.0", "--select", "ci-job-jwt"]),
+        Some(0)
+    );
+    assert_eq!(code(&["scan", "--target", "17.x"]), Some(2));
+    assert_eq!(code(&["scan", "--select", "nope"]), Some(2));
+    assert_eq!(code(&["scan", "no/such/path"]), Some(2));
+    assert_eq!(
+        code(&["scan", "--current", "18.0", "--target", "17.0"]),
+        Some(2)
+    );
+}
+
+#[test]
+fn output_file() {
+    let dir = upgrade_repo();
+    let o = uplint(
+        dir.path(),
+        &["scan", "--format", "json", "--output", "report.json"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stdout.is_empty());
+    let v: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("report.json")).unwrap())
+            .unwrap();
+    assert_eq!(v["summary"]["findings"], 3);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| {
+            let n = e.unwrap().file_name().to_string_lossy().into_owned();
+            n.contains("uplint-tmp").then_some(n)
+        })
+        .collect();
+    assert!(leftovers.is_empty());
+    let o = uplint(dir.path(), &["scan", "--output", "no/such/dir/report.json"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_tree_full_of_problems_is_scanned_to_the_end() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "good/.gitlab-ci.yml",
+        "job:\n  script: [echo $CI_JOB_JWT]\n",
+    );
+    std::fs::write(d.join("good/binary.sh"), b"\x7fELF\x00\x00 CI_JOB_JWT").unwrap();
+    std::fs::write(
+        d.join("good/latin1.sh"),
+        b"# caf\xe9\necho $CI_JOB_JWT_V1\n",
+    )
+    .unwrap();
+    write(
+        d,
+        "good/broken.gitlab-ci.yml",
+        "job:\n  script: [echo $CI_JOB_JWT_V2\n  trigger:\n    strategy: depend\n",
+    );
+    // A 50 MB file of one line, with a finding at its end.
+    let mut big = vec![b'x'; 50 * 1024 * 1024];
+    big.extend_from_slice(b" $CI_JOB_JWT\n");
+    std::fs::write(d.join("good/huge.sh"), big).unwrap();
+    symlink(".", d.join("good/loop")).unwrap();
+    let fifo = d.join("good/pipe.sh");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    std::fs::write(d.join("good/crlf.sh"), "echo ok\r\necho $CI_JOB_JWT\r\n").unwrap();
+
+    let o = Command::new(env!("CARGO_BIN_EXE_uplint"))
+        .args([
+            "scan",
+            "--format",
+            "json",
+            "--follow",
+            "--no-config",
+            "good",
+            "good/vanished.sh",
+        ])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "a path that does not exist is a usage error"
+    );
+
+    let o = Command::new(env!("CARGO_BIN_EXE_uplint"))
+        .args([
+            "scan",
+            "--format",
+            "json",
+            "--follow",
+            "--no-config",
+            "good",
+        ])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let found: Vec<String> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            format!(
+                "{}:{}:{} {}",
+                f["path"].as_str().unwrap(),
+                f["line"],
+                f["column"],
+                f["matched"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ".gitlab-ci.yml:2:18 CI_JOB_JWT",
+            "broken.gitlab-ci.yml:2:18 CI_JOB_JWT_V2",
+            "broken.gitlab-ci.yml:4:5 trigger.strategy: depend",
+            "crlf.sh:2:7 CI_JOB_JWT",
+            "huge.sh:1:52428803 CI_JOB_JWT",
+            "latin1.sh:2:7 CI_JOB_JWT_V1",
+        ]
+    );
+    let errors: Vec<String> = v["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            format!(
+                "{}: {}",
+                e["path"].as_str().unwrap(),
+                e["message"].as_str().unwrap()
+            )
+        })
+        .collect();
+    let has = |p: &str, m: &str| errors.iter().any(|e| e.starts_with(p) && e.contains(m));
+    assert!(
+        has("broken.gitlab-ci.yml", "YAML does not parse at"),
+        "{errors:?}"
+    );
+    assert!(has("latin1.sh", "not valid UTF-8"), "{errors:?}");
+    assert!(has("pipe.sh", "not a regular file"), "{errors:?}");
+    assert!(has("loop", "symbolic link loop"), "{errors:?}");
+    assert_eq!(v["summary"]["files_skipped_binary"], 1);
+}
