@@ -469,6 +469,14 @@ fn a_tree_full_of_problems_is_scanned_to_the_end() {
             .success()
     );
     std::fs::write(d.join("good/crlf.sh"), "echo ok\r\necho $CI_JOB_JWT\r\n").unwrap();
+    // Unreadable: a link to nothing (followed), and a file without read permission.
+    symlink("missing-target.sh", d.join("good/dangling.sh")).unwrap();
+    let locked = d.join("good/locked.sh");
+    std::fs::write(&locked, "echo $CI_JOB_JWT\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    // A privileged user (root in CI containers) reads it anyway.
+    let locked_readable = std::fs::read(&locked).is_ok();
 
     let o = Command::new(env!("CARGO_BIN_EXE_uplint"))
         .args([
@@ -522,17 +530,18 @@ fn a_tree_full_of_problems_is_scanned_to_the_end() {
             )
         })
         .collect();
-    assert_eq!(
-        found,
-        [
-            ".gitlab-ci.yml:2:18 CI_JOB_JWT",
-            "broken.gitlab-ci.yml:2:18 CI_JOB_JWT_V2",
-            "broken.gitlab-ci.yml:4:5 trigger.strategy: depend",
-            "crlf.sh:2:7 CI_JOB_JWT",
-            "huge.sh:1:52428803 CI_JOB_JWT",
-            "latin1.sh:2:7 CI_JOB_JWT_V1",
-        ]
-    );
+    let mut expected = vec![
+        ".gitlab-ci.yml:2:18 CI_JOB_JWT",
+        "broken.gitlab-ci.yml:2:18 CI_JOB_JWT_V2",
+        "broken.gitlab-ci.yml:4:5 trigger.strategy: depend",
+        "crlf.sh:2:7 CI_JOB_JWT",
+        "huge.sh:1:52428803 CI_JOB_JWT",
+        "latin1.sh:2:7 CI_JOB_JWT_V1",
+    ];
+    if locked_readable {
+        expected.insert(6, "locked.sh:1:7 CI_JOB_JWT");
+    }
+    assert_eq!(found, expected);
     let errors: Vec<String> = v["errors"]
         .as_array()
         .unwrap()
@@ -553,5 +562,15 @@ fn a_tree_full_of_problems_is_scanned_to_the_end() {
     assert!(has("latin1.sh", "not valid UTF-8"), "{errors:?}");
     assert!(has("pipe.sh", "not a regular file"), "{errors:?}");
     assert!(has("loop", "symbolic link loop"), "{errors:?}");
+    assert!(
+        has("dangling.sh", "No such file or directory"),
+        "{errors:?}"
+    );
+    if !locked_readable {
+        assert!(
+            has("locked.sh", "cannot read: Permission denied"),
+            "{errors:?}"
+        );
+    }
     assert_eq!(v["summary"]["files_skipped_binary"], 1);
 }

@@ -34,6 +34,15 @@ fn class(kind: FileKind, comments: CommentStyle) -> Option<Class> {
     })
 }
 
+/// The class of GitLab CI configuration.
+pub fn ci() -> Class {
+    Class {
+        kind: FileKind::Ci,
+        comments: CommentStyle::Hash,
+        templated: false,
+    }
+}
+
 /// Classify a path (relative, `/`-separated). `None`: not a file uplint reads.
 pub fn classify(path: &str) -> Option<Class> {
     let name = path.rsplit('/').next().unwrap_or(path);

@@ -6,6 +6,7 @@ pub mod classify;
 pub mod cmdline;
 pub mod detect;
 pub mod finding;
+mod includes;
 mod prefilter;
 pub mod source;
 mod suppress;
@@ -195,10 +196,15 @@ impl Scanner {
 
     /// Scan one file's text. `path` is shown in findings; `class_path` decides the file kind.
     pub fn scan_text(&self, path: &str, class_path: &str, text: &str) -> FileResult {
+        match classify::classify(class_path) {
+            Some(class) => self.scan_class(path, class, text),
+            None => FileResult::default(),
+        }
+    }
+
+    /// Scan one file's text as a file of the given class.
+    pub fn scan_class(&self, path: &str, class: classify::Class, text: &str) -> FileResult {
         let mut result = FileResult::default();
-        let Some(class) = classify::classify(class_path) else {
-            return result;
-        };
         let mut seen = Vec::new();
         let (candidates, marker) = self.prefilter.candidates(text.as_bytes(), &mut seen);
         if candidates.is_empty() && !marker {

@@ -73,6 +73,15 @@ pub fn display_path(path: &Path, root: &Path) -> String {
 
 pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
     let acc = Mutex::new(Acc::default());
+    // Files a CI configuration includes are CI configuration, whatever their name.
+    let ci_files: std::collections::BTreeSet<PathBuf> = paths
+        .iter()
+        .chain(std::iter::once(&root.to_path_buf()))
+        .filter(|p| p.is_dir())
+        .flat_map(|p| super::includes::ci_includes(p))
+        .map(|p| p.canonicalize().unwrap_or(p))
+        .collect();
+    let ci_files = &ci_files;
     let opts = scanner.options();
     let mut builder = WalkBuilder::new(&paths[0]);
     for p in &paths[1..] {
@@ -107,13 +116,15 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
                     let shown = display_path(path, root);
                     match entry.file_type() {
                         Some(t) if t.is_dir() => return WalkState::Continue,
-                        Some(t) if t.is_file() => scan_file(scanner, path, &shown, &mut local),
+                        Some(t) if t.is_file() => {
+                            scan_file(scanner, path, &shown, ci_files, &mut local)
+                        }
                         Some(t) if t.is_symlink() => {} // not followed
                         Some(_) => local.errors.push(FileError {
                             path: shown,
                             message: "not a regular file (FIFO, socket or device): not read".into(),
                         }),
-                        None => scan_file(scanner, path, &shown, &mut local),
+                        None => scan_file(scanner, path, &shown, ci_files, &mut local),
                     }
                 }
             }
@@ -193,12 +204,25 @@ fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
     }
 }
 
-fn scan_file(scanner: &Scanner, path: &Path, shown: &str, out: &mut Report) {
-    // Only files uplint knows how to read.
+fn scan_file(
+    scanner: &Scanner,
+    path: &Path,
+    shown: &str,
+    ci_files: &std::collections::BTreeSet<PathBuf>,
+    out: &mut Report,
+) {
+    // Only files uplint knows how to read; an included CI file is read as CI configuration.
     let class_path = path.to_string_lossy().replace('\\', "/");
-    if super::classify::classify(&class_path).is_none() {
-        return;
-    }
+    let included =
+        !ci_files.is_empty() && ci_files.contains(&path.canonicalize().unwrap_or_default());
+    let class = if included {
+        super::classify::ci()
+    } else {
+        match super::classify::classify(&class_path) {
+            Some(c) => c,
+            None => return,
+        }
+    };
     let max = scanner.options().max_file_size;
     match std::fs::metadata(path) {
         Ok(m) if m.len() > max => {
@@ -245,7 +269,7 @@ fn scan_file(scanner: &Scanner, path: &Path, shown: &str, out: &mut Report) {
         });
     }
     out.summary.files_scanned += 1;
-    let r = scanner.scan_text(shown, &class_path, &text);
+    let r = scanner.scan_class(shown, class, &text);
     out.findings.extend(r.findings);
     out.errors.extend(r.errors);
     out.summary.suppressed += r.suppressed;

@@ -1,0 +1,108 @@
+//! Files a CI configuration includes locally (`include: local: ci/build.yml`, `include:
+//! 'ci/*.yml'`): they are CI configuration whatever their name. Followed from the
+//! `.gitlab-ci.yml` at a scanned root, recursively.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use super::yaml::{self, Segment, Value};
+
+/// The local include paths (relative to the project root) a CI file names.
+fn local_includes(text: &str) -> Vec<String> {
+    let doc = yaml::parse(text);
+    let mut out = Vec::new();
+    for key in &doc.keys {
+        let path = doc.path(key);
+        let top_include = matches!(path.first(), Some(Segment::Key(k)) if k == "include");
+        if !top_include {
+            continue;
+        }
+        let is_local = key.name == "local";
+        let is_include = path.len() == 1;
+        match &key.value {
+            Value::Scalar(s) if is_local || is_include => out.push(s.text.clone()),
+            // `include: [a.yml, b.yml]`: plain strings are local files unless they are URLs.
+            Value::Sequence(items) if is_include || is_local => {
+                out.extend(items.iter().map(|s| s.text.clone()))
+            }
+            _ => {}
+        }
+    }
+    out.retain(|p| !p.contains("://") && !p.contains('$'));
+    out
+}
+
+/// Every file included locally from `root/.gitlab-ci.yml`, as absolute-ish paths under `root`.
+pub fn ci_includes(root: &Path) -> BTreeSet<PathBuf> {
+    let mut found = BTreeSet::new();
+    let mut queue = vec![root.join(".gitlab-ci.yml")];
+    let mut seen = BTreeSet::new();
+    while let Some(file) = queue.pop() {
+        if !seen.insert(file.clone()) || seen.len() > 1000 {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        for inc in local_includes(&text) {
+            let rel = inc.trim_start_matches('/');
+            let targets: Vec<PathBuf> = if rel.contains('*') {
+                expand_glob(root, rel)
+            } else {
+                vec![root.join(rel)]
+            };
+            for t in targets {
+                if t.is_file() {
+                    found.insert(t.clone());
+                    queue.push(t);
+                }
+            }
+        }
+    }
+    found
+}
+
+fn expand_glob(root: &Path, pattern: &str) -> Vec<PathBuf> {
+    let Ok(glob) = globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()
+    else {
+        return Vec::new();
+    };
+    let matcher = glob.compile_matcher();
+    // The fixed directory part of the pattern bounds the walk.
+    let fixed: PathBuf = pattern
+        .split('/')
+        .take_while(|s| !s.contains('*'))
+        .collect();
+    let mut out = Vec::new();
+    for entry in ignore::WalkBuilder::new(root.join(&fixed))
+        .hidden(false)
+        .build()
+        .flatten()
+    {
+        if let Ok(rel) = entry.path().strip_prefix(root)
+            && entry.file_type().is_some_and(|t| t.is_file())
+            && matcher.is_match(rel)
+        {
+            out.push(entry.path().to_path_buf());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn include_forms() {
+        let t = "include:\n  - local: ci/build.yml\n  - '/ci/test.yml'\n  - project: other/project\n    file: /x.yml\n  - remote: https://example.com/x.yml\n  - template: Auto-DevOps.gitlab-ci.yml\n";
+        assert_eq!(local_includes(t), ["ci/build.yml", "/ci/test.yml"]);
+        assert_eq!(local_includes("include: ci/one.yml\n"), ["ci/one.yml"]);
+        assert_eq!(
+            local_includes("include:\n  local: ci/two.yml\n"),
+            ["ci/two.yml"]
+        );
+    }
+}
