@@ -29,6 +29,8 @@ fn local_includes(text: &str) -> Vec<String> {
         }
     }
     out.retain(|p| !p.contains("://") && !p.contains('$'));
+    out.sort();
+    out.dedup();
     out
 }
 
@@ -98,7 +100,7 @@ mod tests {
     #[test]
     fn include_forms() {
         let t = "include:\n  - local: ci/build.yml\n  - '/ci/test.yml'\n  - project: other/project\n    file: /x.yml\n  - remote: https://example.com/x.yml\n  - template: Auto-DevOps.gitlab-ci.yml\n";
-        assert_eq!(local_includes(t), ["ci/build.yml", "/ci/test.yml"]);
+        assert_eq!(local_includes(t), ["/ci/test.yml", "ci/build.yml"]);
         assert_eq!(local_includes("include: ci/one.yml\n"), ["ci/one.yml"]);
         assert_eq!(
             local_includes("include:\n  local: ci/two.yml\n"),
