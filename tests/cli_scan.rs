@@ -433,6 +433,61 @@ fn output_file() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+#[test]
+fn several_reports_in_one_run() {
+    let dir = upgrade_repo();
+    let o = uplint(
+        dir.path(),
+        &[
+            "scan",
+            "--format",
+            "concise",
+            "--report",
+            "codequality=gl-code-quality-report.json",
+            "--report",
+            "sarif=out/uplint.sarif",
+        ],
+    );
+    // The directory of a report must exist: nothing is created behind the user's back.
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cannot write out/uplint.sarif"));
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    let o = uplint(
+        dir.path(),
+        &[
+            "scan",
+            "--format",
+            "concise",
+            "--report",
+            "codequality=gl-code-quality-report.json",
+            "--report",
+            "sarif=out/uplint.sarif",
+            "--report",
+            "junit=junit.xml",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(String::from_utf8(o.stdout).unwrap().lines().count(), 3);
+    let cq: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("gl-code-quality-report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(cq.as_array().unwrap().len(), 3);
+    let sarif: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("out/uplint.sarif")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(sarif["runs"][0]["results"].as_array().unwrap().len(), 3);
+    assert!(
+        std::fs::read_to_string(dir.path().join("junit.xml"))
+            .unwrap()
+            .contains("<testsuites")
+    );
+    let o = uplint(dir.path(), &["scan", "--report", "pdf=x.pdf"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown format `pdf`"));
+}
+
 #[cfg(unix)]
 #[test]
 fn a_tree_full_of_problems_is_scanned_to_the_end() {

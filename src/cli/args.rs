@@ -116,6 +116,11 @@ pub struct ScanArgs {
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
 
+    /// Also write a report in FORMAT to FILE (repeatable), e.g.
+    /// `--report codequality=gl-code-quality-report.json --report sarif=uplint.sarif`.
+    #[arg(long, value_name = "FORMAT=FILE", value_parser = parse_report)]
+    pub report: Vec<(ScanFormat, PathBuf)>,
+
     /// Read settings from FILE instead of the nearest .uplint.yml.
     #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
     pub config: Option<PathBuf>,
@@ -146,9 +151,46 @@ pub enum FailOnArg {
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ScanFormat {
+    /// Grouped by file, with source lines and a summary (the default).
     Human,
+    /// One `path:line:col: severity id message` line per finding.
     Concise,
+    /// The JSON contract: target, current, findings, errors, summary.
     Json,
+    /// GitLab Code Quality (artifacts:reports:codequality).
+    Codequality,
+    /// SARIF 2.1.0 (GitHub code scanning).
+    Sarif,
+    /// JUnit XML (artifacts:reports:junit).
+    Junit,
+    /// GitHub Actions annotations.
+    Github,
+    /// reviewdog rdjsonl.
+    Rdjsonl,
+    /// Markdown for a merge-request comment.
+    Markdown,
+    /// A self-contained HTML audit report.
+    Html,
+}
+
+fn parse_report(s: &str) -> Result<(ScanFormat, PathBuf), String> {
+    let (format, file) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected FORMAT=FILE, e.g. sarif=uplint.sarif, not `{s}`"))?;
+    let format = ScanFormat::from_str(format, true).map_err(|_| {
+        let names: Vec<String> = ScanFormat::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+            .collect();
+        format!(
+            "unknown format `{format}`; expected one of {}",
+            names.join(", ")
+        )
+    })?;
+    if file.is_empty() {
+        return Err("the report needs a file name after `=`".into());
+    }
+    Ok((format, PathBuf::from(file)))
 }
 
 #[derive(Args, Debug)]

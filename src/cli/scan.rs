@@ -117,18 +117,22 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     let elapsed = started.elapsed();
 
     let to_terminal = a.output.is_none();
-    let ctx = render::Context {
+    let mut ctx = render::Context {
         target: target.to_string(),
         current: current.map(|c| c.to_string()),
         api_v5,
         elapsed: Some(elapsed),
-        color: to_terminal && use_color_stdout(cli.color),
+        color: false,
+        rules: render::rules_for(&report, &cat),
+        versions: timeline(&cat, current),
     };
-    let out = match a.format {
-        ScanFormat::Human => render::human(&report, &ctx),
-        ScanFormat::Concise => render::concise(&report),
-        ScanFormat::Json => render::json(&report, &ctx),
-    };
+    // Every extra report first, so a failure to write one is known before the main output.
+    for (format, path) in &a.report {
+        let out = render_as(*format, &report, &ctx);
+        write_atomically(path, &out).map_err(Failure::Usage)?;
+    }
+    ctx.color = to_terminal && use_color_stdout(cli.color);
+    let out = render_as(a.format, &report, &ctx);
     match &a.output {
         Some(path) => write_atomically(path, &out).map_err(Failure::Usage)?,
         None => print(&out),
@@ -145,6 +149,34 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn render_as(format: ScanFormat, report: &uplint::scan::Report, ctx: &render::Context) -> String {
+    match format {
+        ScanFormat::Human => render::human(report, ctx),
+        ScanFormat::Concise => render::concise(report),
+        ScanFormat::Json => render::json(report, ctx),
+        ScanFormat::Codequality => render::codequality(report),
+        ScanFormat::Sarif => render::sarif(report, ctx),
+        ScanFormat::Junit => render::junit(report, ctx),
+        ScanFormat::Github => render::github(report),
+        ScanFormat::Rdjsonl => render::rdjsonl(report),
+        ScanFormat::Markdown => render::markdown(report, ctx),
+        ScanFormat::Html => render::html(report, ctx),
+    }
+}
+
+/// The versions of the timeline: every removal milestone of the data, and the version running
+/// now.
+fn timeline(cat: &Catalog, current: Option<ServiceVersion>) -> Vec<String> {
+    let mut milestones = cat.removal_milestones();
+    if let Some(c) = current.map(uplint::version::Milestone::Service)
+        && !milestones.contains(&c)
+    {
+        milestones.push(c);
+        milestones.sort();
+    }
+    milestones.iter().map(|m| m.to_string()).collect()
 }
 
 /// Write through a temporary file beside the target and rename it: a reader never sees a

@@ -70,6 +70,9 @@ pub struct Finding {
     /// The entry's surface, for grouping and `--select`.
     #[serde(skip)]
     pub surface: String,
+    /// The entry is marked as a breaking change.
+    #[serde(skip)]
+    pub breaking: bool,
     /// Which occurrence of the same (id, matched) this is in its file, from 0: with the path it
     /// identifies a finding without its line number (stable fingerprints).
     #[serde(skip)]

@@ -293,6 +293,7 @@ impl Scanner {
                 matched: hit.matched,
                 source_line: src.line_text(line).to_string(),
                 surface: entry.surface.as_str().to_string(),
+                breaking: entry.is_breaking(),
                 occurrence: *occurrence,
             });
             *occurrence += 1;
@@ -328,6 +329,7 @@ impl Scanner {
                     replacement: Some("remove the suppression".to_string()),
                     source_line: src.line_text(line).to_string(),
                     surface: "uplint".to_string(),
+                    breaking: false,
                     occurrence: *occurrence,
                 });
                 *occurrence += 1;

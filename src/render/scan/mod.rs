@@ -1,17 +1,81 @@
 //! Output formats for scan reports. One file per format.
 
+mod codequality;
 mod concise;
+mod github;
+mod html;
 mod human;
 mod json;
+mod junit;
+mod markdown;
+mod rdjsonl;
+mod sarif;
 
+pub use codequality::render as codequality;
 pub use concise::render as concise;
+pub use github::render as github;
+pub use html::render as html;
 pub use human::render as human;
 pub use json::render as json;
+pub use junit::render as junit;
+pub use markdown::render as markdown;
+pub use rdjsonl::render as rdjsonl;
+pub use sarif::render as sarif;
 
-use crate::scan::Report;
+use std::collections::BTreeMap;
+
+use crate::catalog::Catalog;
+use crate::scan::{Finding, Report};
+
+/// What a rule (an entry of the schedule) says, for formats that describe their rules.
+#[derive(Clone, Debug)]
+pub struct Rule {
+    pub id: String,
+    pub title: String,
+    pub surface: String,
+    pub change: String,
+    pub removed_in: Option<String>,
+    pub replacement: Option<String>,
+    pub notes: Option<String>,
+    pub breaking: bool,
+}
+
+/// The rules of the findings of a report, by id (`unused-suppression` included).
+pub fn rules_for(report: &Report, catalog: &Catalog) -> BTreeMap<String, Rule> {
+    let mut rules = BTreeMap::new();
+    for f in &report.findings {
+        if rules.contains_key(&f.id) {
+            continue;
+        }
+        let rule = match catalog.get(&f.id) {
+            Some(e) => Rule {
+                id: e.id.clone(),
+                title: e.title.clone(),
+                surface: e.surface.as_str().to_string(),
+                change: e.change.as_str().to_string(),
+                removed_in: e.removed_in.map(|m| m.to_string()),
+                replacement: crate::scan::replacement_text(e),
+                notes: e.notes.clone(),
+                breaking: e.is_breaking(),
+            },
+            None => Rule {
+                id: f.id.clone(),
+                title: "Suppression comment that suppresses nothing".into(),
+                surface: "uplint".into(),
+                change: "unused-suppression".into(),
+                removed_in: None,
+                replacement: Some("remove the suppression".into()),
+                notes: None,
+                breaking: false,
+            },
+        };
+        rules.insert(f.id.clone(), rule);
+    }
+    rules
+}
 
 /// What a report says about the scan itself (the range of versions it judged against).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Context {
     pub target: String,
     pub current: Option<String>,
@@ -19,9 +83,95 @@ pub struct Context {
     /// Wall time of the scan, for the human summary only (machine formats stay deterministic).
     pub elapsed: Option<std::time::Duration>,
     pub color: bool,
+    /// The rules of the findings, for SARIF, HTML and Markdown.
+    pub rules: BTreeMap<String, Rule>,
+    /// Every version of the data, ascending, for the HTML timeline.
+    pub versions: Vec<String>,
 }
 
-/// Findings of a report in render order (the report keeps them sorted).
-pub fn findings(report: &Report) -> &[crate::scan::Finding] {
-    &report.findings
+/// The version a tool reports itself as.
+pub const TOOL_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Where the schedule that uplint checks is published.
+pub const INFORMATION_URI: &str = "https://docs.gitlab.com/update/deprecations/";
+
+/// A fingerprint that identifies a finding without its line number: it survives lines moving
+/// above it, and differs for every finding of a report (rule, path, matched text, occurrence).
+pub fn fingerprint(f: &Finding) -> String {
+    fn fnv1a(seed: u64, parts: &[&[u8]]) -> u64 {
+        let mut h = seed;
+        for p in parts {
+            for &b in *p {
+                h ^= u64::from(b);
+                h = h.wrapping_mul(0x0000_0100_0000_01b3);
+            }
+            h ^= 0xff;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h
+    }
+    let occurrence = f.occurrence.to_string();
+    let parts: [&[u8]; 4] = [
+        f.id.as_bytes(),
+        f.path.as_bytes(),
+        f.matched.as_bytes(),
+        occurrence.as_bytes(),
+    ];
+    format!(
+        "{:016x}{:016x}",
+        fnv1a(0xcbf2_9ce4_8422_2325, &parts),
+        fnv1a(0x6c62_272e_07bb_0142, &parts)
+    )
+}
+
+/// A column in UTF-8 bytes (1-based) from a column in characters, on `line`.
+pub fn byte_column(line: &str, column: usize) -> usize {
+    line.char_indices()
+        .nth(column.saturating_sub(1))
+        .map_or(line.len(), |(i, _)| i)
+        + 1
+}
+
+/// Timeline order of a version text: service versions numerically, then `v5`, then none.
+fn version_order(v: &str) -> (u8, Vec<u32>) {
+    if v.starts_with('v') {
+        (1, Vec::new())
+    } else if v.is_empty() {
+        (2, Vec::new())
+    } else {
+        (0, v.split('.').map(|p| p.parse().unwrap_or(0)).collect())
+    }
+}
+
+/// Findings grouped by the version that removes them (`""` for none), in timeline order; each
+/// group keeps the report's order.
+pub fn by_version(report: &Report) -> Vec<(String, Vec<&Finding>)> {
+    let mut groups: Vec<(String, Vec<&Finding>)> = Vec::new();
+    for f in &report.findings {
+        let v = f.removed_in.clone().unwrap_or_default();
+        match groups.iter_mut().find(|(g, _)| *g == v) {
+            Some((_, list)) => list.push(f),
+            None => groups.push((v, vec![f])),
+        }
+    }
+    groups.sort_by_key(|(v, _)| version_order(v));
+    groups
+}
+
+/// Escape text for XML and HTML.
+pub fn escape_xml(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            // Characters XML 1.0 cannot hold.
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
 }

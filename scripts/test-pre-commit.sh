@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The real pre-commit framework runs uplint's hook from this repository (`pre-commit try-repo`)
+# on a throwaway git repository: a commit that adds CI_JOB_JWT_V2 is blocked, the fixed one
+# goes through.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$PWD"
+venv="$repo/target/tools/pre-commit-venv"
+if [ ! -x "$venv/bin/pre-commit" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet pre-commit
+fi
+export PATH="$venv/bin:$PATH"
+# Reuse this repository's build directory for the hook's `cargo install`.
+export CARGO_TARGET_DIR="$repo/target/pre-commit"
+export PRE_COMMIT_HOME="$repo/target/tools/pre-commit-cache"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+git init --quiet
+git config user.email ci@example.com
+git config user.name CI
+cat > .gitlab-ci.yml <<'YML'
+deploy:
+  script:
+    - vault write auth/jwt/login role=deploy jwt=$CI_JOB_JWT_V2
+YML
+git add .gitlab-ci.yml
+if pre-commit try-repo "$repo" uplint > out.txt 2>&1; then
+  cat out.txt
+  echo "pre-commit: the hook let CI_JOB_JWT_V2 through" >&2
+  exit 1
+fi
+cat out.txt
+grep -q "ci-job-jwt" out.txt || { echo "pre-commit: no ci-job-jwt finding in the output" >&2; exit 1; }
+cat > .gitlab-ci.yml <<'YML'
+deploy:
+  id_tokens:
+    VAULT_ID_TOKEN:
+      aud: https://vault.example.com
+  script:
+    - vault write auth/jwt/login role=deploy jwt=$VAULT_ID_TOKEN
+YML
+git add .gitlab-ci.yml
+pre-commit try-repo "$repo" uplint
+git commit --quiet -m "deploy with ID tokens"
+echo "pre-commit: blocked CI_JOB_JWT_V2, passed the fix"

@@ -1,0 +1,131 @@
+//! SARIF 2.1.0 for GitHub code scanning: one run, one rule per entry used, results with a
+//! relative, percent-encoded URI and a 1-based region, partial fingerprints, no
+//! security-severity (these are compatibility findings, not vulnerabilities).
+
+use serde_json::{Value, json};
+
+use super::{Context, INFORMATION_URI, Rule, TOOL_VERSION, fingerprint};
+use crate::scan::{Report, Severity};
+
+/// Percent-encode a relative path as a URI reference (RFC 3986 path characters stay).
+pub fn uri(path: &str) -> String {
+    let mut out = String::new();
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn level(sev: Severity) -> &'static str {
+    match sev {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn rule_json(r: &Rule) -> Value {
+    let removal = match &r.removed_in {
+        Some(v) if v.starts_with('v') => format!("Removed in REST API {v}."),
+        Some(v) => format!("Removed in {v}."),
+        None => String::new(),
+    };
+    let replacement = r
+        .replacement
+        .as_ref()
+        .map(|x| format!(" Replacement: {x}."))
+        .unwrap_or_default();
+    let notes = r
+        .notes
+        .as_ref()
+        .map(|n| format!(" {n}"))
+        .unwrap_or_default();
+    let help = format!("{removal}{replacement}{notes}").trim().to_string();
+    let help = if help.is_empty() {
+        r.title.clone()
+    } else {
+        help
+    };
+    let mut tags = vec![r.surface.clone(), r.change.clone()];
+    if r.breaking {
+        tags.push("breaking".into());
+    }
+    json!({
+        "id": r.id,
+        "name": r.id.split('-').map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_uppercase().collect::<String>() + c.as_str()).unwrap_or_default()
+        }).collect::<String>(),
+        "shortDescription": {"text": r.title},
+        "fullDescription": {"text": format!("{} {}", r.title, removal).trim()},
+        "help": {"text": help, "markdown": format!("**{}**\n\n{}", r.title, help)},
+        "helpUri": INFORMATION_URI,
+        "properties": {"tags": tags},
+    })
+}
+
+pub fn render(report: &Report, ctx: &Context) -> String {
+    let rule_ids: Vec<&String> = ctx.rules.keys().collect();
+    let rules: Vec<Value> = ctx.rules.values().map(rule_json).collect();
+    let results: Vec<Value> = report
+        .findings
+        .iter()
+        .map(|f| {
+            let mut message = format!("{} (`{}`)", f.message, f.matched);
+            if let Some(r) = &f.replacement {
+                message.push_str(&format!(". Replacement: {r}"));
+            }
+            json!({
+                "ruleId": f.id,
+                "ruleIndex": rule_ids.iter().position(|r| **r == f.id).unwrap_or(0),
+                "level": level(f.severity),
+                "message": {"text": message},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri(&f.path), "uriBaseId": "%SRCROOT%"},
+                        "region": {
+                            "startLine": f.line,
+                            "startColumn": f.column,
+                            "endLine": f.end_line,
+                            "endColumn": f.end_column.max(f.column + usize::from(f.end_line == f.line)),
+                        }
+                    }
+                }],
+                "partialFingerprints": {"primaryLocationLineHash": fingerprint(f)},
+                "properties": {"status": f.status.as_str(), "removedIn": f.removed_in},
+            })
+        })
+        .collect();
+    let doc = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "uplint",
+                "version": TOOL_VERSION,
+                "semanticVersion": TOOL_VERSION,
+                "informationUri": INFORMATION_URI,
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+            "properties": {"target": ctx.target, "current": ctx.current, "api": if ctx.api_v5 { "v5" } else { "v4" }},
+        }],
+    });
+    let mut s = serde_json::to_string_pretty(&doc).expect("SARIF serializes");
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn uris_are_percent_encoded() {
+        assert_eq!(super::uri("a b/ü#?.yml"), "a%20b/%C3%BC%23%3F.yml");
+        assert_eq!(super::uri(".gitlab-ci.yml"), ".gitlab-ci.yml");
+    }
+}
