@@ -3,6 +3,7 @@
 //! ```yaml
 //! target: "17.0"          # the version being upgraded to
 //! current: "16.5"         # the version running now
+//! min-version: "14.0"     # the oldest server an API client must still work with
 //! api: v5                 # treat REST API v5 removals as removed
 //! select: [ci, helm]      # ids or surfaces to look for (default: all)
 //! ignore: [ci-after-script-cancelled-jobs]
@@ -34,6 +35,7 @@ type S = Spanned<String>;
 struct Raw {
     target: Option<S>,
     current: Option<S>,
+    min_version: Option<S>,
     api: Option<S>,
     select: Option<Vec<S>>,
     ignore: Option<Vec<S>>,
@@ -56,6 +58,7 @@ pub struct Config {
     pub path: PathBuf,
     pub target: Option<ServiceVersion>,
     pub current: Option<ServiceVersion>,
+    pub min_version: Option<ServiceVersion>,
     pub api_v5: bool,
     pub select: Vec<String>,
     pub ignore: Vec<String>,
@@ -131,6 +134,7 @@ impl Config {
         };
         let target = version(&raw.target, "target");
         let current = version(&raw.current, "current");
+        let min_version = version(&raw.min_version, "min-version");
         let api_v5 = match &raw.api {
             None => false,
             Some(s) if s.value == "v5" => true,
@@ -183,6 +187,7 @@ impl Config {
             path: path.to_path_buf(),
             target,
             current,
+            min_version,
             api_v5,
             select: strings(&raw.select),
             ignore: strings(&raw.ignore),

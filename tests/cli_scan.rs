@@ -434,6 +434,136 @@ fn output_file() {
 }
 
 #[test]
+fn supported_range_of_an_error_tracking_client() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (v, code) = json(
+        root,
+        &[
+            "--no-config",
+            "--min-version",
+            "14.0",
+            "--target",
+            "17.0",
+            "tests/fixtures/api-client/error_tracking.py",
+        ],
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        (v["min_version"].as_str(), v["target"].as_str()),
+        (Some("14.0"), Some("17.0"))
+    );
+    let got: Vec<String> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} {} {}",
+                f["line"],
+                f["id"].as_str().unwrap(),
+                f["status"].as_str().unwrap(),
+                f["matched"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "22 error-tracking-settings-put unavailable PUT /projects/:id/error_tracking/settings",
+            "22 error-tracking-settings-put invalid-call PUT /projects/:id/error_tracking/settings",
+            "29 error-tracking-client-keys unavailable GET /projects/:id/error_tracking/client_keys",
+            "34 error-tracking-client-keys unavailable POST /projects/:id/error_tracking/client_keys",
+            "34 error-tracking-client-keys invalid-call POST /projects/:id/error_tracking/client_keys",
+            "41 error-tracking-client-keys unavailable DELETE /projects/:id/error_tracking/client_keys/:key_id",
+        ]
+    );
+    let put = &v["findings"][1];
+    assert_eq!(
+        put["message"],
+        "PUT /projects/:id/error_tracking/settings without `integrated`: the parameter is required"
+    );
+    assert_eq!(put["severity"], "error");
+    // The correct GET settings call (line 9) and the PATCH with `active` (line 13) are fine.
+    assert!(
+        !got.iter()
+            .any(|g| g.starts_with("9 ") || g.starts_with("13 "))
+    );
+    // From 15.10 on, every part exists: only the invalid calls remain.
+    let (v, _) = json(
+        root,
+        &[
+            "--no-config",
+            "--min-version",
+            "15.10",
+            "tests/fixtures/api-client/error_tracking.py",
+        ],
+    );
+    let statuses: Vec<&str> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["invalid-call", "invalid-call"]);
+    let human = String::from_utf8(
+        uplint(
+            root,
+            &[
+                "scan",
+                "--no-config",
+                "--min-version",
+                "14.0",
+                "--target",
+                "17.0",
+                "tests/fixtures/api-client",
+            ],
+        )
+        .stdout,
+    )
+    .unwrap();
+    assert!(
+        human.contains("Summary (supported range 14.0 – 17.0)"),
+        "{human}"
+    );
+    let o = uplint(root, &["scan", "--min-version", "18.0", "--target", "17.0"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn calls_without_a_token_and_wrong_values() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (v, _) = json(
+        root,
+        &["--no-config", "tests/fixtures/api-client/error-tracking.sh"],
+    );
+    let got: Vec<String> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            format!(
+                "{} {} {}",
+                f["line"],
+                f["severity"].as_str().unwrap(),
+                f["message"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            "3 error PATCH /projects/:id/error_tracking/settings without `active`: the parameter is required",
+            "3 warning PATCH /projects/:id/error_tracking/settings without the PRIVATE-TOKEN header",
+            "4 error PUT /projects/:id/error_tracking/settings with `integrated=false`: only true is accepted",
+            "4 warning PUT /projects/:id/error_tracking/settings without the PRIVATE-TOKEN header",
+            "5 error DELETE /projects/:id/error_tracking/client_keys/:key_id with `key_id` = `my-key`: a numeric id is required",
+            "5 warning DELETE /projects/:id/error_tracking/client_keys/:key_id without the PRIVATE-TOKEN header",
+            "6 error DELETE /projects/:id/error_tracking/client_keys without `key_id`: a DELETE needs the id",
+        ]
+    );
+}
+
+#[test]
 fn several_reports_in_one_run() {
     let dir = upgrade_repo();
     let o = uplint(

@@ -183,6 +183,8 @@ struct RawParam {
     #[serde(rename = "type")]
     ty: S,
     required: bool,
+    #[serde(default)]
+    values: Vec<S>,
 }
 
 /// Where an id was defined, for duplicate-id errors.
@@ -665,12 +667,16 @@ impl Loader {
                     "expected one of path, query, body, header",
                 );
                 let ty = ctx.non_empty(&p.ty, "parameter type");
-                if let (Some(name), Some(location), Some(ty)) = (name, location, ty) {
+                let values = ctx.strings(&p.values, "parameter value");
+                if let (Some(name), Some(location), Some(ty), Some(values)) =
+                    (name, location, ty, values)
+                {
                     params.push(Param {
                         name,
                         location,
                         ty,
                         required: p.required,
+                        values,
                     });
                 }
             }

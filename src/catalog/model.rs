@@ -552,6 +552,9 @@ pub struct Param {
     #[serde(rename = "type")]
     pub ty: String,
     pub required: bool,
+    /// The only values the parameter accepts, where the spec restricts them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
 }
 
 /// An endpoint the spec documents, with its parameters and the role it requires.

@@ -88,6 +88,11 @@ pub struct ScanArgs {
     #[arg(long, value_name = "V")]
     pub current: Option<String>,
 
+    /// The oldest server version the code must still work with: API parts introduced after it
+    /// are reported as unavailable. With --target it defines the supported range.
+    #[arg(long, value_name = "V")]
+    pub min_version: Option<String>,
+
     /// Treat REST API v5 removals as removed (errors), not deprecations.
     #[arg(long, value_name = "VERSION", value_parser = ["v4", "v5"])]
     pub api: Option<String>,

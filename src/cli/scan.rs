@@ -69,6 +69,17 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
         Some(s) => Some(version(&cat, "--current", s)?),
         None => config.as_ref().and_then(|c| c.current),
     };
+    let min_version = match &a.min_version {
+        Some(s) => Some(version(&cat, "--min-version", s)?),
+        None => config.as_ref().and_then(|c| c.min_version),
+    };
+    if let Some(m) = min_version
+        && m > target
+    {
+        return Err(Failure::Usage(format!(
+            "--min-version {m} is after --target {target}: the supported range is empty"
+        )));
+    }
     if let Some(c) = current
         && c > target
     {
@@ -91,6 +102,7 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     };
     let mut options = Options::new(target);
     options.current = current;
+    options.min_version = min_version;
     options.api_v5 = api_v5;
     options.threads = a.threads;
     options.follow_links = a.follow;
@@ -120,6 +132,7 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     let mut ctx = render::Context {
         target: target.to_string(),
         current: current.map(|c| c.to_string()),
+        min_version: min_version.map(|m| m.to_string()),
         api_v5,
         elapsed: Some(elapsed),
         color: false,

@@ -14,6 +14,10 @@ pub enum Status {
     BehaviourChange,
     /// A suppression comment that suppressed nothing.
     UnusedSuppression,
+    /// Introduced after the oldest server version the code must still work with.
+    Unavailable,
+    /// A call the spec says is wrong (a missing required parameter, a forbidden body…).
+    InvalidCall,
 }
 
 impl Status {
@@ -23,6 +27,8 @@ impl Status {
             Status::Deprecated => "deprecated",
             Status::BehaviourChange => "behaviour-change",
             Status::UnusedSuppression => "unused-suppression",
+            Status::Unavailable => "unavailable",
+            Status::InvalidCall => "invalid-call",
         }
     }
 }
@@ -80,7 +86,10 @@ pub struct Finding {
 }
 
 impl Finding {
-    pub fn sort_key(&self) -> (&str, usize, usize, &str, usize, usize) {
+    /// The order of a report: by place, then rule, extent, status and message, so that the
+    /// order is total and the output deterministic.
+    #[allow(clippy::type_complexity)]
+    pub fn sort_key(&self) -> (&str, usize, usize, &str, usize, usize, Status, &str) {
         (
             &self.path,
             self.line,
@@ -88,6 +97,8 @@ impl Finding {
             &self.id,
             self.end_line,
             self.end_column,
+            self.status,
+            &self.message,
         )
     }
 }
@@ -109,6 +120,8 @@ pub struct Summary {
     pub deprecated: usize,
     pub behaviour_change: usize,
     pub unused_suppression: usize,
+    pub unavailable: usize,
+    pub invalid_call: usize,
     pub suppressed: usize,
     /// Findings left out because the item was removed at or before `--current`.
     pub before_current: usize,

@@ -6,6 +6,7 @@ pub mod classify;
 pub mod cmdline;
 pub mod detect;
 pub mod finding;
+pub mod graphql;
 mod includes;
 mod prefilter;
 pub mod source;
@@ -30,6 +31,9 @@ pub struct Options {
     pub target: ServiceVersion,
     /// The version running now: items removed at or before it are left out.
     pub current: Option<ServiceVersion>,
+    /// The oldest server version the code must still work with: what was introduced after it
+    /// is reported as unavailable.
+    pub min_version: Option<ServiceVersion>,
     /// Treat REST API v5 removals as removed.
     pub api_v5: bool,
     /// Only these ids or surfaces (empty: all).
@@ -53,6 +57,7 @@ impl Options {
         Self {
             target,
             current: None,
+            min_version: None,
             api_v5: false,
             select: Vec::new(),
             ignore: Vec::new(),
@@ -109,7 +114,7 @@ impl Scanner {
         let mut entries = Vec::new();
         let mut targets = Vec::new();
         for e in catalog.entries() {
-            if e.change == Change::Introduced || !e.detectable {
+            if !e.detectable {
                 continue;
             }
             if !options.select.is_empty() && !selected(e, &options.select) {
@@ -212,15 +217,61 @@ impl Scanner {
         }
         let src = Source::new(path, text, class);
         let ctx = FileCtx::new(&src);
-        let mut raw: Vec<(usize, detect::Hit)> = Vec::new();
+        // Each hit with its verdict: (status, severity, message), or None to judge it by its
+        // entry's removal.
+        type Verdict = Option<(Status, Severity, String)>;
+        let mut raw: Vec<(usize, detect::Hit, Verdict)> = Vec::new();
+        let mut checked_calls: Vec<usize> = Vec::new();
         for &t in &candidates {
             let target = &self.targets[t];
+            let entry = &self.entries[target.entry];
+            if entry.change == Change::Introduced
+                && !entry.endpoints.is_empty()
+                && !checked_calls.contains(&target.entry)
+            {
+                checked_calls.push(target.entry);
+                for p in detect::error_tracking::check(&entry.endpoints, &ctx) {
+                    raw.push((
+                        target.entry,
+                        p.hit,
+                        Some((Status::InvalidCall, p.severity, p.message)),
+                    ));
+                }
+            }
             if !detect::applies(&target.pattern, class.kind) {
                 continue;
             }
             for hit in detect::detect(&target.pattern, &ctx) {
-                raw.push((target.entry, hit));
+                if entry.change != Change::Introduced {
+                    raw.push((target.entry, hit, None));
+                    continue;
+                }
+                // An introduced item is a finding only when the oldest supported server lacks it.
+                if let (Some(min), Some(introduced)) =
+                    (self.options.min_version, entry.introduced_in)
+                    && introduced > min
+                    && !hit.weak
+                {
+                    let message = format!(
+                        "{}: introduced in {introduced}, after the oldest supported version {min}",
+                        entry.title
+                    );
+                    raw.push((
+                        target.entry,
+                        hit,
+                        Some((Status::Unavailable, Severity::Error, message)),
+                    ));
+                }
             }
+        }
+        for (offset, message) in ctx.graphql_errors() {
+            let (line, col) = src.line_col(offset);
+            result.errors.push(FileError {
+                path: path.to_string(),
+                message: format!(
+                    "GraphQL document does not parse at {line}:{col}: {message}; its names were matched as words instead"
+                ),
+            });
         }
         if let Some((offset, message)) = ctx.yaml_error() {
             let (line, col) = src.line_col(*offset);
@@ -231,9 +282,16 @@ impl Scanner {
                 ),
             });
         }
-        // One finding per entry and place.
-        raw.sort_by_key(|(e, h)| (h.start, *e, h.end));
-        raw.dedup_by(|a, b| a.0 == b.0 && a.1.start == b.1.start);
+        // One finding per entry, place and verdict.
+        raw.sort_by(|(e1, h1, v1), (e2, h2, v2)| {
+            (h1.start, *e1, h1.end, v1.as_ref().map(|v| &v.2)).cmp(&(
+                h2.start,
+                *e2,
+                h2.end,
+                v2.as_ref().map(|v| &v.2),
+            ))
+        });
+        raw.dedup_by(|a, b| a.0 == b.0 && a.1.start == b.1.start && a.2 == b.2);
 
         let mut suppressions = if marker {
             suppress::find(&src)
@@ -247,7 +305,7 @@ impl Scanner {
             .flat_map(|(_, ids)| ids)
             .collect();
         let mut occurrences: HashMap<(usize, String), usize> = HashMap::new();
-        for (e, hit) in raw {
+        for (e, hit, verdict) in raw {
             let entry = &self.entries[e];
             if self.before_current(entry) {
                 result.before_current += 1;
@@ -273,7 +331,13 @@ impl Scanner {
                 result.suppressed += 1;
                 continue;
             }
-            let (status, mut severity) = self.judge(entry);
+            let (status, mut severity, message) = match verdict {
+                Some(v) => v,
+                None => {
+                    let (status, severity) = self.judge(entry);
+                    (status, severity, Self::message(entry, status))
+                }
+            };
             if hit.weak {
                 severity = Severity::Info;
             }
@@ -288,7 +352,7 @@ impl Scanner {
                 severity,
                 status,
                 removed_in: entry.removed_in.map(|m| m.to_string()),
-                message: Self::message(entry, status),
+                message,
                 replacement: replacement_text(entry),
                 matched: hit.matched,
                 source_line: src.line_text(line).to_string(),

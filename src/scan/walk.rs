@@ -148,6 +148,8 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
             super::Status::Deprecated => s.deprecated += 1,
             super::Status::BehaviourChange => s.behaviour_change += 1,
             super::Status::UnusedSuppression => s.unused_suppression += 1,
+            super::Status::Unavailable => s.unavailable += 1,
+            super::Status::InvalidCall => s.invalid_call += 1,
         }
     }
     report

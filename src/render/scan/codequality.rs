@@ -34,6 +34,10 @@ struct Lines {
 fn severity(status: Status, sev: Severity) -> &'static str {
     match (status, sev) {
         (_, Severity::Info) => "info",
+        (Status::Removed | Status::Unavailable | Status::InvalidCall, Severity::Error) => {
+            "critical"
+        }
+        (Status::InvalidCall | Status::Unavailable, _) => "major",
         (Status::Removed, _) => "critical",
         (Status::BehaviourChange, _) => "info",
         (Status::Deprecated | Status::UnusedSuppression, _) => "minor",

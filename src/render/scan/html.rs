@@ -113,6 +113,8 @@ fn status_label(s: Status) -> &'static str {
         Status::Deprecated => "deprecated",
         Status::BehaviourChange => "behaviour change",
         Status::UnusedSuppression => "unused suppression",
+        Status::Unavailable => "unavailable",
+        Status::InvalidCall => "invalid call",
     }
 }
 

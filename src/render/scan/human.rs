@@ -99,9 +99,10 @@ pub fn render(report: &Report, ctx: &Context) -> String {
     if !out.is_empty() {
         out.push('\n');
     }
-    let window = match &ctx.current {
-        Some(c) => format!("upgrade {c} → {}", ctx.target),
-        None => format!("target {}", ctx.target),
+    let window = match (&ctx.min_version, &ctx.current) {
+        (Some(m), _) => format!("supported range {m} – {}", ctx.target),
+        (None, Some(c)) => format!("upgrade {c} → {}", ctx.target),
+        (None, None) => format!("target {}", ctx.target),
     };
     let api = if ctx.api_v5 { ", REST API v5" } else { "" };
     out.push_str(&format!(
@@ -120,6 +121,12 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         s.deprecated,
         s.behaviour_change
     ));
+    if s.unavailable > 0 {
+        out.push_str(&format!(", {} unavailable", s.unavailable));
+    }
+    if s.invalid_call > 0 {
+        out.push_str(&format!(", {} invalid calls", s.invalid_call));
+    }
     if s.unused_suppression > 0 {
         out.push_str(&format!(", {} unused suppressions", s.unused_suppression));
     }

@@ -9,6 +9,7 @@ use crate::scan::{FileError, Finding, Report, Summary};
 struct Doc<'a> {
     target: &'a str,
     current: Option<&'a str>,
+    min_version: Option<&'a str>,
     api: &'a str,
     findings: &'a [Finding],
     errors: &'a [FileError],
@@ -19,6 +20,7 @@ pub fn render(report: &Report, ctx: &Context) -> String {
     let doc = Doc {
         target: &ctx.target,
         current: ctx.current.as_deref(),
+        min_version: ctx.min_version.as_deref(),
         api: if ctx.api_v5 { "v5" } else { "v4" },
         findings: &report.findings,
         errors: &report.errors,

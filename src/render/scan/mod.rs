@@ -79,6 +79,8 @@ pub fn rules_for(report: &Report, catalog: &Catalog) -> BTreeMap<String, Rule> {
 pub struct Context {
     pub target: String,
     pub current: Option<String>,
+    /// The oldest supported server version (`--min-version`).
+    pub min_version: Option<String>,
     pub api_v5: bool,
     /// Wall time of the scan, for the human summary only (machine formats stay deterministic).
     pub elapsed: Option<std::time::Duration>,

@@ -2,10 +2,13 @@
 //! byte ranges, on the structure of the file where it has one.
 
 mod cli;
+pub mod error_tracking;
+pub mod graphql;
 mod helm_value;
 mod literal;
 mod omnibus;
-mod rest;
+pub mod rest;
+mod rest_field;
 mod toml_key;
 mod variable;
 mod yaml_key;
@@ -42,6 +45,7 @@ impl Hit {
 pub struct FileCtx<'s, 'a> {
     pub src: &'s Source<'a>,
     yaml: OnceCell<Doc>,
+    graphql: OnceCell<Vec<graphql::Doc>>,
 }
 
 impl<'s, 'a> FileCtx<'s, 'a> {
@@ -49,6 +53,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         Self {
             src,
             yaml: OnceCell::new(),
+            graphql: OnceCell::new(),
         }
     }
 
@@ -61,6 +66,19 @@ impl<'s, 'a> FileCtx<'s, 'a> {
                 yaml::parse(self.src.text)
             }
         })
+    }
+
+    /// The GraphQL documents of the file (the file itself, or documents embedded in code).
+    pub fn graphql(&self) -> &[graphql::Doc] {
+        self.graphql.get_or_init(|| graphql::documents(self))
+    }
+
+    /// Parse errors of the GraphQL documents that were looked at.
+    pub fn graphql_errors(&self) -> Vec<(usize, String)> {
+        self.graphql
+            .get()
+            .map(|docs| docs.iter().filter_map(|d| d.error.clone()).collect())
+            .unwrap_or_default()
     }
 
     /// The YAML parse error, if the file is YAML and did not parse.
@@ -98,9 +116,10 @@ pub fn applies(pattern: &Pattern, kind: FileKind) -> bool {
         Pattern::TomlKey { .. } => kind == RunnerConfig,
         Pattern::Metric { .. } => matches!(kind, Monitoring | Yaml | Helm),
         Pattern::Literal { files, .. } => files.contains(&kind),
-        Pattern::RestEndpoint { .. } => matches!(kind, Shell | Ci | Code | Yaml | Helm),
-        // Fields and GraphQL documents are matched by the code-side detectors.
-        Pattern::RestField { .. } | Pattern::Graphql { .. } => false,
+        Pattern::RestEndpoint { .. } | Pattern::RestField { .. } => {
+            matches!(kind, Shell | Ci | Code | Yaml | Helm)
+        }
+        Pattern::Graphql { .. } => matches!(kind, Graphql | Code | Shell),
     }
 }
 
@@ -133,7 +152,19 @@ pub fn detect(pattern: &Pattern, ctx: &FileCtx) -> Vec<Hit> {
             prefix,
             with_params,
         } => rest::detect_endpoint(*method, path, *api, *prefix, with_params, ctx),
-        Pattern::RestField { .. } | Pattern::Graphql { .. } => Vec::new(),
+        Pattern::RestField {
+            name,
+            endpoints,
+            values,
+            ..
+        } => rest_field::detect(name, endpoints, values, ctx),
+        Pattern::Graphql {
+            element,
+            name,
+            parents,
+            unless_argument,
+            ..
+        } => graphql::detect(*element, name, parents, unless_argument.as_deref(), ctx),
     }
 }
 

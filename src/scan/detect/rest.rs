@@ -87,6 +87,80 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
     }
 }
 
+/// One line's string literals joined across concatenation (`"/projects/" + id + "/runners"`,
+/// `'/a/' . $id . '/b'`), with each joined expression written `{}`: the URL the code builds.
+/// Returns (byte offset of the first piece, end of the last piece, joined text).
+pub fn joined_strings(line: &str) -> Vec<(usize, usize, String)> {
+    let b = line.as_bytes();
+    let mut out: Vec<(usize, usize, String)> = Vec::new();
+    let mut i = 0;
+    // The current chain: its start, its text, and where the last piece ended.
+    let mut chain: Option<(usize, String, usize)> = None;
+    let mut pieces = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' || c == b'\'' || c == b'`' {
+            let Some(close) = b[i + 1..].iter().position(|&x| x == c).map(|j| i + 1 + j) else {
+                break;
+            };
+            let piece = &line[i + 1..close];
+            match &mut chain {
+                Some((_, text, last)) if joined_by_operator(&line[*last..i]) => {
+                    // An expression between the pieces stands for one path parameter.
+                    if !line[*last..i]
+                        .trim()
+                        .trim_matches(['+', '.', '<', '>'])
+                        .trim()
+                        .is_empty()
+                    {
+                        text.push_str("{}");
+                    }
+                    text.push_str(piece);
+                    *last = close + 1;
+                    pieces += 1;
+                }
+                _ => {
+                    if let Some((start, text, last)) = chain.take()
+                        && pieces > 1
+                    {
+                        out.push((start, last - 1, text));
+                    }
+                    chain = Some((i + 1, piece.to_string(), close + 1));
+                    pieces = 1;
+                }
+            }
+            i = close + 1;
+        } else {
+            i += 1;
+        }
+    }
+    if let Some((start, text, last)) = chain
+        && pieces > 1
+    {
+        out.push((start, last - 1, text));
+    }
+    out.retain(|(_, _, t)| t.contains('/'));
+    out
+}
+
+/// Is the code between two string pieces a concatenation (`+ id +`, `. $id .`, `<> id <>`)?
+fn joined_by_operator(between: &str) -> bool {
+    let t = between.trim();
+    let starts = t.starts_with(['+', '.']) || t.starts_with("<>");
+    let ends = t.ends_with(['+', '.']) || t.ends_with("<>");
+    starts && ends && t.len() <= 80 && !t.contains([';', ','])
+}
+
+/// Is a path specific enough to be the platform's API without a visible `/api/v4` or API base?
+/// A resource name with `_` or `-` (`reset_registration_token`, `error_tracking`) is; `/users`
+/// alone is not.
+pub fn distinctive(template: &str) -> bool {
+    template
+        .split('/')
+        .filter(|s| !s.is_empty() && !s.starts_with([':', '*']))
+        .any(|s| s.contains(['_', '-']))
+}
+
 /// Does a written path match a template? `:x` is one segment, `*x` one or more (a registry
 /// repository name such as `group/app`). `prefix`: the path may go on below the template.
 pub fn path_matches(template: &str, path: &str, prefix: bool) -> bool {
@@ -107,6 +181,114 @@ pub fn path_matches(template: &str, path: &str, prefix: bool) -> bool {
         .filter(|s| !s.is_empty())
         .collect();
     go(&t, &p, prefix)
+}
+
+/// The call expression around `at` in code: from the start of the line that opens the innermost
+/// unclosed `(` before `at`, to the `)` that closes it (`requests.put(url, params={...})` over
+/// several lines). None when `at` is not inside parentheses.
+fn call_span(text: &str, at: usize) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    let lower = at.saturating_sub(2000);
+    let mut depth = 0usize;
+    let mut open = None;
+    for i in (lower..at).rev() {
+        match b[i] {
+            b')' => depth += 1,
+            b'(' if depth == 0 => {
+                open = Some(i);
+                break;
+            }
+            b'(' => depth -= 1,
+            _ => {}
+        }
+    }
+    let open = open?;
+    let mut depth = 0usize;
+    let upper = (at + 4000).min(b.len());
+    let close = (open..upper).find(|&i| {
+        match b[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                return depth == 0;
+            }
+            _ => {}
+        }
+        false
+    })?;
+    let start = b[..open]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    Some((start, close + 1))
+}
+
+/// The statement of a URL at `at` and the method it shows: the call expression in code (or,
+/// when the URL is assigned to a variable, the call that uses the variable in the lines after),
+/// the task in YAML, the command line elsewhere.
+fn statement(text: &str, at: usize, kind: crate::catalog::FileKind) -> (&str, Option<Method>) {
+    use crate::catalog::FileKind;
+    let near = context(text, at, 0);
+    match kind {
+        FileKind::Code => {
+            let span = call_span(text, at).map(|(a, b)| &text[a..b]);
+            if let Some(stmt) = span
+                && let Some(m) = method_in(stmt)
+            {
+                return (stmt, Some(m));
+            }
+            // `url := fmt.Sprintf(...)` … `http.NewRequest(http.MethodPost, url, nil)`
+            if let Some(var) = assigned_variable(near) {
+                let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+                let mut pos = line_end;
+                for _ in 0..8 {
+                    if pos >= text.len() {
+                        break;
+                    }
+                    let next_end = text[pos + 1..]
+                        .find('\n')
+                        .map_or(text.len(), |i| pos + 1 + i);
+                    let line = &text[pos + 1..next_end];
+                    if let Some(k) = super::word_offsets(line, var, super::is_ident_byte).next() {
+                        let use_at = pos + 1 + k;
+                        let (a, b) = call_span(text, use_at).unwrap_or((pos + 1, next_end));
+                        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+                        let stmt = &text[start..b.max(a)];
+                        return (stmt, method_in(&text[a..b]).or_else(|| method_in(near)));
+                    }
+                    pos = next_end;
+                }
+            }
+            let stmt = span.unwrap_or_else(|| context(text, at, 1));
+            // A builder chain goes on to the end of the statement: `….POST(…).build();`
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let limit = (at + 800).min(text.len());
+            let chain = text[at..limit].find(';').map(|i| &text[line_start..at + i]);
+            let method = method_in(near)
+                .or_else(|| method_in(stmt))
+                .or_else(|| chain.and_then(method_in));
+            (chain.filter(|_| span.is_none()).unwrap_or(stmt), method)
+        }
+        FileKind::Yaml | FileKind::Helm | FileKind::Ci => {
+            let stmt = context(text, at, 3);
+            (stmt, method_in(near).or_else(|| method_in(stmt)))
+        }
+        _ => (near, method_in(near)),
+    }
+}
+
+/// The variable a line assigns (`url := …`, `url = …`, `const url = …`), if it does.
+fn assigned_variable(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let t = ["const ", "let ", "var ", "val ", "my "]
+        .iter()
+        .find_map(|k| t.strip_prefix(k))
+        .unwrap_or(t);
+    let end = t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))?;
+    let (name, rest) = t.split_at(end);
+    let rest = rest.trim_start();
+    let assigns = rest.starts_with(":=") || (rest.starts_with('=') && !rest.starts_with("=="));
+    (assigns && !name.is_empty()).then(|| name.trim_start_matches('$'))
 }
 
 /// The text of the statement around `at`: its logical line (with `\` continuations) and, for
@@ -174,6 +356,7 @@ pub fn method_in(ctx: &str) -> Option<Method> {
         let name = m.as_str().to_ascii_lowercase();
         for form in [
             format!(".{name}("),
+            format!(".{name}async("),
             format!("_{name}("),
             format!("::{name}"),
             format!("method{name}"),
@@ -221,9 +404,8 @@ pub fn method_in(ctx: &str) -> Option<Method> {
 }
 
 /// Does the request send `param` (in the query string or the statement)?
-fn sends_param(url: &Url, ctx: &str, param: &str) -> bool {
-    let in_query = url
-        .query
+pub fn sends_param(query: &str, ctx: &str, param: &str) -> bool {
+    let in_query = query
         .split('&')
         .any(|kv| kv.split('=').next() == Some(param));
     in_query
@@ -240,16 +422,21 @@ fn sends_param(url: &Url, ctx: &str, param: &str) -> bool {
         })
 }
 
-pub fn detect_endpoint(
-    method: Option<Method>,
-    template: &str,
-    api: RestApi,
-    prefix: bool,
-    with_params: &[String],
-    ctx: &FileCtx,
-) -> Vec<Hit> {
+/// A call of an endpoint found in the file: the URL's range, the statement around it, the method
+/// seen (if any) and the URL's query string.
+pub struct Call<'t> {
+    pub start: usize,
+    pub end: usize,
+    pub statement: &'t str,
+    pub method: Option<Method>,
+    pub query: String,
+    /// The path as written, after `/api/v4` (parameters in their spelling).
+    pub path: String,
+}
+
+/// Every call in the file whose URL matches `template`.
+pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -> Vec<Call<'t>> {
     let text = ctx.src.text;
-    // The last static segment anchors the search.
     let Some(anchor) = template
         .split('/')
         .rev()
@@ -258,28 +445,79 @@ pub fn detect_endpoint(
         return Vec::new();
     };
     let needle = format!("/{anchor}");
-    let code_like = !matches!(ctx.src.class.kind, crate::catalog::FileKind::Shell);
-    let mut out = Vec::new();
-    let mut last_url_start = usize::MAX;
+    use crate::catalog::FileKind;
+    let kind = ctx.src.class.kind;
+    let code_like = kind == FileKind::Code;
+    let needs_api = api == RestApi::V4 && !distinctive(template);
+    // A file that spells out the API base (`BASE = ".../api/v4"`) shows the API for its paths.
+    let file_api = text.contains("/api/v4") || text.contains("CI_API_V4_URL");
+    let mut out: Vec<Call> = Vec::new();
+    let mut push = |start: usize, end: usize, url: &Url| {
+        if out
+            .iter()
+            .any(|c| c.start <= start && start < c.end.max(c.start + 1))
+            || ctx.src.in_comment(start)
+        {
+            return;
+        }
+        if !path_matches(template, url.path, prefix) || (needs_api && !url.api && !file_api) {
+            return;
+        }
+        let (stmt, method) = statement(text, start, kind);
+        out.push(Call {
+            start,
+            end,
+            statement: stmt,
+            method,
+            query: url.query.to_string(),
+            path: url.path.to_string(),
+        });
+    };
     for at in memchr::memmem::find_iter(text.as_bytes(), needle.as_bytes()) {
+        // In code, a URL may be built by concatenation on its line: the joined view wins.
+        if code_like {
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+            let line = &text[line_start..line_end];
+            let mut covered = false;
+            for (off, stop, joined) in joined_strings(line) {
+                let (start, end) = (line_start + off, line_start + stop);
+                if at < start || at >= end {
+                    continue;
+                }
+                covered = true;
+                if let Some(k) = joined.find(&needle) {
+                    push(start, end, &url_at(&joined, k));
+                }
+            }
+            if covered {
+                continue;
+            }
+        }
         let url = url_at(text, at);
-        if url.start == last_url_start || ctx.src.in_comment(url.start) {
+        push(url.start, url.end, &url);
+    }
+    out.sort_by_key(|c| c.start);
+    out
+}
+
+pub fn detect_endpoint(
+    method: Option<Method>,
+    template: &str,
+    api: RestApi,
+    prefix: bool,
+    with_params: &[String],
+    ctx: &FileCtx,
+) -> Vec<Hit> {
+    let mut out = Vec::new();
+    for call in calls(template, api, prefix, ctx) {
+        if !with_params
+            .iter()
+            .all(|p| sends_param(&call.query, call.statement, p))
+        {
             continue;
         }
-        if !path_matches(template, url.path, prefix) {
-            continue;
-        }
-        if api == RestApi::V4 && !url.api {
-            continue;
-        }
-        last_url_start = url.start;
-        let stmt = context(text, at, if code_like { 3 } else { 0 });
-        let near = context(text, at, 0);
-        if !with_params.iter().all(|p| sends_param(&url, stmt, p)) {
-            continue;
-        }
-        let seen = method_in(near).or_else(|| method_in(stmt));
-        let weak = match (method, seen) {
+        let weak = match (method, call.method) {
             (Some(want), Some(got)) if want != got => continue,
             (Some(_), None) => true,
             _ => false,
@@ -289,8 +527,8 @@ pub fn detect_endpoint(
             None => template.to_string(),
         };
         out.push(Hit {
-            start: url.start,
-            end: url.end,
+            start: call.start,
+            end: call.end,
             matched: shown,
             weak,
         });
@@ -342,6 +580,40 @@ mod tests {
         assert_eq!(u.query, "ref=main&sha=abc");
         let t = "fetch('/users/sign_in')";
         assert!(!url_at(t, t.find("/users").unwrap()).api);
+    }
+
+    #[test]
+    fn concatenated_urls() {
+        let line = r#"    r = requests.post(base + "/projects/" + str(pid) + "/runners/reset_registration_token", headers=h)"#;
+        let joined = joined_strings(line);
+        assert_eq!(joined.len(), 1);
+        assert_eq!(joined[0].2, "/projects/{}/runners/reset_registration_token");
+        assert_eq!(&line[joined[0].0..joined[0].0 + 10], "/projects/");
+        assert!(line[..joined[0].1].ends_with("reset_registration_token"));
+        let php = "$u = '/projects/' . $id . '/error_tracking/settings';";
+        assert_eq!(
+            joined_strings(php)[0].2,
+            "/projects/{}/error_tracking/settings"
+        );
+        // Arguments of a call are not one string; a lone string is no concatenation.
+        assert!(joined_strings(r#"f("/a/", x, "/b")"#).is_empty());
+        assert!(distinctive("/runners/reset_registration_token"));
+        assert!(!distinctive("/users"));
+        assert!(!distinctive("/projects/:id/packages"));
+    }
+
+    #[test]
+    fn call_expressions() {
+        let t = "a = requests.get(x)\nb = requests.put(\n    f\"{BASE}/projects/{pid}/error_tracking/settings\",\n    params={\"active\": True},\n)\nc = requests.patch(y, params={\"integrated\": True})\n";
+        let at = t.find("/projects").unwrap();
+        let (a, b) = call_span(t, at).unwrap();
+        let span = &t[a..b];
+        assert!(
+            span.starts_with("b = requests.put(") && span.ends_with(')'),
+            "{span}"
+        );
+        assert!(span.contains("active") && !span.contains("integrated"));
+        assert!(call_span("url = \"/x\"", 7).is_none());
     }
 
     #[test]

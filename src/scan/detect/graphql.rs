@@ -1,0 +1,240 @@
+//! GraphQL fields, types, enum values, arguments and queries, matched on parsed documents:
+//! `.graphql`/`.gql` files and documents embedded in code (`gql` and `graphql` template
+//! literals, triple-quoted and plain strings that hold a query). A generic name (`version`,
+//! `confidence`) counts only under one of its parents (a field path such as `runners.nodes`, or
+//! a type condition such as `... on CiRunner`).
+
+use super::{FileCtx, Hit, is_ident_byte, word_offsets};
+use crate::catalog::FileKind;
+use crate::catalog::model::GraphqlElement;
+use crate::scan::graphql::{self, Kind, Occurrence};
+
+/// A GraphQL document found in a file: its occurrences (file offsets) and its parse error.
+#[derive(Debug, Default)]
+pub struct Doc {
+    pub start: usize,
+    pub end: usize,
+    pub occurrences: Vec<Occurrence>,
+    pub error: Option<(usize, String)>,
+}
+
+/// Copy a string literal's content with its escapes and `${…}` interpolations blanked, so the
+/// GraphQL lexer sees the document and every offset stays.
+fn unescape_in_place(content: &str, template: bool) -> String {
+    let mut out = content.as_bytes().to_vec();
+    let b = content.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'\\' && i + 1 < b.len() {
+            out[i] = b' ';
+            if matches!(b[i + 1], b'n' | b't' | b'r') {
+                out[i + 1] = b' ';
+            }
+            i += 2;
+            continue;
+        }
+        if template && b[i] == b'$' && b.get(i + 1) == Some(&b'{') {
+            let end = memchr::memchr(b'}', &b[i..]).map_or(b.len(), |j| i + j + 1);
+            for x in &mut out[i..end] {
+                if *x != b'\n' {
+                    *x = b' ';
+                }
+            }
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// String literals of a source file: (content start, content end, is a template literal).
+fn string_literals(ctx: &FileCtx) -> Vec<(usize, usize, bool)> {
+    let text = ctx.src.text;
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if !matches!(c, b'"' | b'\'' | b'`') || ctx.src.in_comment(i) {
+            i += 1;
+            continue;
+        }
+        // Triple quotes (Python, GraphQL block strings inside code are rare).
+        if b[i..].starts_with(&[c, c, c]) && c != b'`' {
+            let close =
+                memchr::memmem::find(&b[i + 3..], &[c, c, c]).map_or(b.len(), |j| i + 3 + j);
+            out.push((i + 3, close, false));
+            i = close + 3;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < b.len() && b[j] != c && (c == b'`' || b[j] != b'\n') {
+            if b[j] == b'\\' {
+                j += 1;
+            }
+            j += 1;
+        }
+        let close = j.min(b.len());
+        out.push((i + 1, close, c == b'`'));
+        i = close + 1;
+    }
+    out
+}
+
+/// The documents of a file.
+pub fn documents(ctx: &FileCtx) -> Vec<Doc> {
+    let text = ctx.src.text;
+    if ctx.src.class.kind == FileKind::Graphql {
+        if graphql::is_schema(text) {
+            return Vec::new();
+        }
+        return vec![parse_at(text, 0, text.len())];
+    }
+    let mentions_graphql = text.to_ascii_lowercase().contains("graphql") || text.contains("gql");
+    let mut docs = Vec::new();
+    for (start, end, template) in string_literals(ctx) {
+        let content = &text[start..end];
+        let trimmed = content.trim_start();
+        let keyword = ["query", "mutation", "subscription", "fragment"]
+            .iter()
+            .any(|k| {
+                trimmed.starts_with(k)
+                    && trimmed[k.len()..].starts_with([' ', '\n', '\t', '{', '('])
+            });
+        if !(keyword || (mentions_graphql && trimmed.starts_with('{'))) {
+            continue;
+        }
+        if !graphql::looks_like_document(content) {
+            continue;
+        }
+        let cleaned = unescape_in_place(content, template);
+        let mut doc = parse_at(&cleaned, start, end);
+        // A `{`-only string that does not parse is most likely not GraphQL at all.
+        if doc.error.is_some() && !keyword {
+            continue;
+        }
+        doc.start = start;
+        docs.push(doc);
+    }
+    docs
+}
+
+fn parse_at(doc: &str, base: usize, end: usize) -> Doc {
+    let (mut occurrences, error) = graphql::parse(doc);
+    for o in &mut occurrences {
+        o.start += base;
+        o.end += base;
+    }
+    Doc {
+        start: base,
+        end,
+        occurrences,
+        error: error.map(|e| (base + e.offset, e.message)),
+    }
+}
+
+fn parent_matches(parents: &[String], path: &[String], type_condition: Option<&str>) -> bool {
+    if parents.is_empty() {
+        return true;
+    }
+    parents.iter().any(|p| {
+        if p.contains('.') {
+            let segs: Vec<&str> = p.split('.').collect();
+            path.len() >= segs.len()
+                && path[path.len() - segs.len()..]
+                    .iter()
+                    .zip(&segs)
+                    .all(|(a, b)| a == b)
+        } else {
+            path.last().is_some_and(|l| l == p) || type_condition == Some(p.as_str())
+        }
+    })
+}
+
+pub fn detect(
+    element: GraphqlElement,
+    name: &str,
+    parents: &[String],
+    unless_argument: Option<&str>,
+    ctx: &FileCtx,
+) -> Vec<Hit> {
+    let mut out = Vec::new();
+    for doc in ctx.graphql() {
+        if doc.error.is_some() {
+            // The document does not parse: a distinctive name still counts as a word.
+            if parents.is_empty() && element != GraphqlElement::Argument {
+                for at in word_offsets(&ctx.src.text[doc.start..doc.end], name, is_ident_byte) {
+                    out.push(Hit::new(doc.start + at, doc.start + at + name.len(), name));
+                }
+            }
+            continue;
+        }
+        for o in &doc.occurrences {
+            if o.name != name {
+                continue;
+            }
+            let ok = match (&o.kind, element) {
+                (
+                    Kind::Field {
+                        type_condition,
+                        arguments,
+                        ..
+                    },
+                    GraphqlElement::Field,
+                ) => {
+                    parent_matches(parents, &o.path, type_condition.as_deref())
+                        && unless_argument.is_none_or(|a| !arguments.iter().any(|x| x == a))
+                }
+                (Kind::Field { root_of, .. }, GraphqlElement::Query) => {
+                    o.path.is_empty() && root_of.as_deref() == Some("query")
+                }
+                (Kind::Type, GraphqlElement::Type) => true,
+                (Kind::EnumValue, GraphqlElement::EnumValue) => true,
+                (Kind::Argument, GraphqlElement::Argument) => {
+                    parent_matches(parents, &o.path, None)
+                }
+                _ => false,
+            };
+            if ok {
+                out.push(Hit::new(o.start, o.end, name));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parents() {
+        let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(parent_matches(
+            &p(&["runners.nodes"]),
+            &p(&["project", "runners", "nodes"]),
+            None
+        ));
+        assert!(!parent_matches(
+            &p(&["runners.nodes"]),
+            &p(&["runner", "managers", "nodes"]),
+            None
+        ));
+        assert!(parent_matches(&p(&["CiRunner"]), &p(&[]), Some("CiRunner")));
+        assert!(parent_matches(&p(&["runner"]), &p(&["runner"]), None));
+        assert!(!parent_matches(
+            &p(&["runner"]),
+            &p(&["runner", "managers"]),
+            None
+        ));
+    }
+
+    #[test]
+    fn escapes_and_interpolations_keep_offsets() {
+        let s = r#"query { a(b: \"x\") }\n${FRAG}"#;
+        let u = unescape_in_place(s, true);
+        assert_eq!(u.len(), s.len());
+        assert!(!u.contains('\\') && !u.contains("${"));
+    }
+}
