@@ -368,6 +368,33 @@ impl Pattern {
         }
     }
 
+    /// The one literal a file must contain for the pattern to match anywhere in it (its rarest
+    /// fixed part): what the scanner's prefilter looks for, and `uplint query --literals` lists.
+    pub fn anchor(&self) -> String {
+        match self {
+            Pattern::Variable { name, .. } | Pattern::Metric { name, .. } => name.clone(),
+            Pattern::RestField { name, .. } | Pattern::Graphql { name, .. } => name.clone(),
+            Pattern::YamlKey { path, .. } | Pattern::HelmValue { path, .. } => path
+                .iter()
+                .rev()
+                .find(|s| !s.starts_with('*'))
+                .cloned()
+                .unwrap_or_default(),
+            Pattern::CliFlag { command, .. } | Pattern::CliCommand { command } => {
+                command.split(' ').next().unwrap_or(command).to_string()
+            }
+            Pattern::OmnibusSetting { key, .. } => key.last().cloned().unwrap_or_default(),
+            Pattern::TomlKey { key, .. } => key.clone(),
+            Pattern::Literal { text, .. } => text.clone(),
+            Pattern::RestEndpoint { path, .. } => path
+                .split('/')
+                .filter(|s| !s.is_empty() && !s.starts_with([':', '*']))
+                .max_by_key(|s| s.len())
+                .unwrap_or(path)
+                .to_string(),
+        }
+    }
+
     /// The literals a user's file shows when it uses the item: what `explain TOKEN` and the
     /// scanner's prefilter look for.
     pub fn literals(&self) -> Vec<String> {

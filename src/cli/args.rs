@@ -231,6 +231,11 @@ pub struct QueryArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = QueryFormat::Table)]
     pub format: QueryFormat,
+
+    /// Print the literals the selected entries are detected by, one per line, sorted and unique
+    /// (the scanner's prefilter; e.g. for `rg -F -f`).
+    #[arg(long, conflicts_with = "format")]
+    pub literals: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

@@ -63,6 +63,16 @@ pub fn query(cat: &Catalog, a: &QueryArgs) -> Outcome {
         }
     }
     let selected = f.apply(cat.entries());
+    if a.literals {
+        let mut lits: Vec<String> = selected
+            .iter()
+            .flat_map(|e| e.patterns.iter().map(|p| p.anchor()))
+            .collect();
+        lits.sort();
+        lits.dedup();
+        print(&(lits.join("\n") + "\n"));
+        return Ok(ExitCode::SUCCESS);
+    }
     let out = match a.format {
         QueryFormat::Table => render::table(&selected),
         QueryFormat::Json => render::json(&selected),

@@ -50,7 +50,7 @@ fn open_quote(text: &[u8], line_start: usize, pos: usize) -> Option<u8> {
 /// Every `program subcommand …` in `text`. `program` is matched as a word (also as the last
 /// part of a path or image name: `/usr/bin/gitlab-runner`, `gitlab/gitlab-runner:alpine`).
 /// Options between the program and the subcommand (`--debug`) are skipped.
-pub fn find(text: &str, program: &str, subcommand: &str) -> Vec<Command> {
+pub fn find(text: &str, program: &str, subcommand: &str, yaml: bool) -> Vec<Command> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     for at in memchr::memmem::find_iter(b, program.as_bytes()) {
@@ -75,7 +75,12 @@ pub fn find(text: &str, program: &str, subcommand: &str) -> Vec<Command> {
             .rposition(|&c| c == b'\n')
             .map_or(0, |i| i + 1);
         let enclosing = open_quote(b, line_start, at);
-        let words = words(text, end, enclosing, folded_indent(b, line_start, at));
+        let folded = if yaml {
+            folded_indent(b, line_start, at)
+        } else {
+            None
+        };
+        let words = words(text, end, enclosing, folded);
         let mut it = words.into_iter();
         let mut sub = None;
         for w in it.by_ref() {
@@ -108,12 +113,13 @@ pub fn find(text: &str, program: &str, subcommand: &str) -> Vec<Command> {
 fn folded_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
     let indent = |s: usize| b[s..].iter().take_while(|&&c| c == b' ').count();
     let own = indent(line_start);
-    if at != line_start + own {
-        return None; // the program does not start the line
+    if own == 0 || at != line_start + own {
+        return None; // the program does not start an indented line
     }
     let mut end = line_start.checked_sub(1)?;
-    // The nearest less-indented, non-blank line above must open a folded scalar.
-    loop {
+    // The nearest less-indented, non-blank line above must open a folded scalar; a scalar's
+    // lines are few, so the walk is bounded.
+    for _ in 0..200 {
         let start = b[..end]
             .iter()
             .rposition(|&c| c == b'\n')
@@ -133,6 +139,7 @@ fn folded_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
         }
         end = start - 1;
     }
+    None
 }
 
 /// The words from `pos` to the end of the command.
@@ -233,7 +240,7 @@ mod tests {
     #[test]
     fn continuation_lines_and_quotes() {
         let t = "sudo gitlab-runner register \\\n  --non-interactive \\\n  --tag-list \"docker,aws\" \\\n  --locked=\"false\"\necho done --paused\n";
-        let cmds = find(t, "gitlab-runner", "register");
+        let cmds = find(t, "gitlab-runner", "register", true);
         assert_eq!(cmds.len(), 1);
         assert_eq!(
             args(&cmds[0]),
@@ -251,26 +258,26 @@ mod tests {
     #[test]
     fn image_names_paths_and_strings() {
         let t = "docker run --rm gitlab/gitlab-runner:alpine register -r $TOKEN --paused; x\n";
-        let c = find(t, "gitlab-runner", "register");
+        let c = find(t, "gitlab-runner", "register", true);
         assert_eq!(args(&c[0]), ["-r", "$TOKEN", "--paused"]);
         let t = "cmd = \"/usr/bin/gitlab-runner register --locked\" + other\n";
-        let c = find(t, "gitlab-runner", "register");
+        let c = find(t, "gitlab-runner", "register", true);
         assert_eq!(args(&c[0]), ["--locked"]);
         let t = "gitlab-runner --debug exec shell test\n";
-        assert_eq!(find(t, "gitlab-runner", "exec").len(), 1);
-        assert!(find(t, "gitlab-runner", "register").is_empty());
+        assert_eq!(find(t, "gitlab-runner", "exec", true).len(), 1);
+        assert!(find(t, "gitlab-runner", "register", true).is_empty());
     }
 
     #[test]
     fn folded_yaml_scalars_continue_the_command() {
         let t = "- command: >-\n    gitlab-runner register --non-interactive\n    --registration-token {{ t }}\n- name: next\n";
-        let c = find(t, "gitlab-runner", "register");
+        let c = find(t, "gitlab-runner", "register", true);
         assert_eq!(
             args(&c[0]),
             ["--non-interactive", "--registration-token", "{{", "t", "}}"]
         );
         let t = "script:\n  - gitlab-runner register\n  - --locked\n";
-        assert!(args(&find(t, "gitlab-runner", "register")[0]).is_empty());
+        assert!(args(&find(t, "gitlab-runner", "register", true)[0]).is_empty());
     }
 
     #[test]
@@ -281,7 +288,7 @@ mod tests {
             "gitlab-runners register",
             "gitlab-runner unregister --all",
         ] {
-            assert!(find(t, "gitlab-runner", "register").is_empty(), "{t}");
+            assert!(find(t, "gitlab-runner", "register", true).is_empty(), "{t}");
         }
     }
 }

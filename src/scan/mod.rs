@@ -131,10 +131,7 @@ impl Scanner {
             }
             entries.push(e.clone());
         }
-        let literals: Vec<String> = targets
-            .iter()
-            .map(|t| prefilter::literal_of(&t.pattern))
-            .collect();
+        let literals: Vec<String> = targets.iter().map(|t| t.pattern.anchor()).collect();
         let mut per_path = Vec::new();
         for (glob, ids) in &options.per_path_ignores {
             let g = globset::Glob::new(glob)

@@ -3,34 +3,6 @@
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
-use crate::catalog::Pattern;
-
-/// The literal whose presence a pattern needs (the rarest part of it that must appear).
-pub fn literal_of(pattern: &Pattern) -> String {
-    match pattern {
-        Pattern::Variable { name, .. } | Pattern::Metric { name, .. } => name.clone(),
-        Pattern::RestField { name, .. } | Pattern::Graphql { name, .. } => name.clone(),
-        Pattern::YamlKey { path, .. } | Pattern::HelmValue { path, .. } => path
-            .iter()
-            .rev()
-            .find(|s| !s.starts_with('*'))
-            .cloned()
-            .unwrap_or_default(),
-        Pattern::CliFlag { command, .. } | Pattern::CliCommand { command } => {
-            command.split(' ').next().unwrap_or(command).to_string()
-        }
-        Pattern::OmnibusSetting { key, .. } => key.last().cloned().unwrap_or_default(),
-        Pattern::TomlKey { key, .. } => key.clone(),
-        Pattern::Literal { text, .. } => text.clone(),
-        Pattern::RestEndpoint { path, .. } => path
-            .split('/')
-            .filter(|s| !s.is_empty() && !s.starts_with([':', '*']))
-            .max_by_key(|s| s.len())
-            .unwrap_or(path)
-            .to_string(),
-    }
-}
-
 /// The automaton and, for each of its literals, the patterns that need it.
 pub struct Prefilter {
     automaton: AhoCorasick,

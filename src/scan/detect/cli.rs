@@ -18,7 +18,7 @@ pub fn detect_flag(
 ) -> Vec<Hit> {
     let (program, sub) = split(command);
     let mut out = Vec::new();
-    for cmd in cmdline::find(ctx.src.text, program, sub) {
+    for cmd in cmdline::find(ctx.src.text, program, sub, ctx.is_yaml()) {
         if ctx.src.in_comment(cmd.program.start) {
             continue;
         }
@@ -60,7 +60,7 @@ pub fn detect_flag(
 
 pub fn detect_command(command: &str, ctx: &FileCtx) -> Vec<Hit> {
     let (program, sub) = split(command);
-    cmdline::find(ctx.src.text, program, sub)
+    cmdline::find(ctx.src.text, program, sub, ctx.is_yaml())
         .into_iter()
         .filter(|c| !ctx.src.in_comment(c.program.start))
         .map(|c| Hit::new(c.program.start, c.subcommand.end, command))
