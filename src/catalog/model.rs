@@ -395,6 +395,40 @@ impl Pattern {
         }
     }
 
+    /// Literals of which a file must also contain one for the pattern to match (empty: none
+    /// needed): a REST field needs one of its endpoints, a GraphQL name a GraphQL document.
+    pub fn context_anchors(&self) -> Vec<String> {
+        match self {
+            Pattern::RestField { endpoints, .. } => {
+                let mut v: Vec<String> = endpoints
+                    .iter()
+                    .filter_map(|e| {
+                        e.split('/')
+                            .filter(|s| !s.is_empty() && !s.starts_with([':', '*']))
+                            .max_by_key(|s| s.len())
+                            .map(str::to_string)
+                    })
+                    .collect();
+                v.sort();
+                v.dedup();
+                v
+            }
+            Pattern::Graphql { .. } => [
+                "query",
+                "mutation",
+                "subscription",
+                "fragment",
+                "gql",
+                "graphql",
+                "GraphQL",
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The literals a user's file shows when it uses the item: what `explain TOKEN` and the
     /// scanner's prefilter look for.
     pub fn literals(&self) -> Vec<String> {

@@ -138,9 +138,13 @@ impl Scanner {
                 .map_err(|e| format!("invalid per-path glob `{glob}`: {e}"))?;
             per_path.push((g.compile_matcher(), ids.clone()));
         }
+        let context: Vec<Vec<String>> = targets
+            .iter()
+            .map(|t| t.pattern.context_anchors())
+            .collect();
         Ok(Scanner {
             known_ids: catalog.entries().iter().map(|e| e.id.clone()).collect(),
-            prefilter: prefilter::Prefilter::new(&literals),
+            prefilter: prefilter::Prefilter::new(&literals, &context),
             entries,
             targets,
             options,

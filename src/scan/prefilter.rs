@@ -8,27 +8,35 @@ pub struct Prefilter {
     automaton: AhoCorasick,
     /// literal index → indices into the scanner's pattern table.
     users: Vec<Vec<usize>>,
+    /// pattern index → literal indices of which one must also occur (empty: none).
+    context: Vec<Vec<usize>>,
 }
 
 /// The marker that makes a file with only a suppression comment worth a look.
 pub const SUPPRESSION_MARKER: &str = "uplint:";
 
 impl Prefilter {
-    /// `literals[i]` is the literal of pattern `i`.
-    pub fn new(literals: &[String]) -> Self {
-        let mut unique: Vec<&str> = Vec::new();
-        let mut users: Vec<Vec<usize>> = Vec::new();
-        for (i, lit) in literals.iter().enumerate() {
-            match unique.iter().position(|u| u == lit) {
-                Some(j) => users[j].push(i),
-                None => {
-                    unique.push(lit);
-                    users.push(vec![i]);
-                }
-            }
+    /// `literals[i]` is the literal of pattern `i`; `context[i]` the literals of which pattern
+    /// `i` also needs one.
+    pub fn new(literals: &[String], context: &[Vec<String>]) -> Self {
+        // Every distinct literal once; the suppression marker last.
+        fn index_of<'a>(unique: &mut Vec<&'a str>, lit: &'a str) -> usize {
+            unique.iter().position(|u| *u == lit).unwrap_or_else(|| {
+                unique.push(lit);
+                unique.len() - 1
+            })
         }
+        let mut unique: Vec<&str> = Vec::new();
+        let primary: Vec<usize> = literals.iter().map(|l| index_of(&mut unique, l)).collect();
+        let context: Vec<Vec<usize>> = context
+            .iter()
+            .map(|alts| alts.iter().map(|a| index_of(&mut unique, a)).collect())
+            .collect();
         unique.push(SUPPRESSION_MARKER);
-        users.push(Vec::new());
+        let mut users: Vec<Vec<usize>> = vec![Vec::new(); unique.len()];
+        for (pattern, &lit) in primary.iter().enumerate() {
+            users[lit].push(pattern);
+        }
         let automaton = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
             .kind(Some(AhoCorasickKind::DFA))
@@ -39,7 +47,11 @@ impl Prefilter {
                     .build(&unique)
             })
             .expect("literals build an automaton");
-        Self { automaton, users }
+        Self {
+            automaton,
+            users,
+            context,
+        }
     }
 
     /// The patterns whose literal occurs in `text` (sorted, unique), and whether a suppression
@@ -56,6 +68,7 @@ impl Prefilter {
             .enumerate()
             .filter(|(_, s)| **s)
             .flat_map(|(i, _)| self.users[i].iter().copied())
+            .filter(|&p| self.context[p].is_empty() || self.context[p].iter().any(|&c| seen[c]))
             .collect();
         out.sort_unstable();
         (out, marker)

@@ -1,65 +1,85 @@
 //! One file being scanned: its text, where lines start, and where comments are.
 //! Computed once per file, and only for files the prefilter found something in.
 
+use std::cell::OnceCell;
+
 use super::classify::{Class, CommentStyle};
 
+/// A file's text with its line index and comment ranges, each computed on first use.
 pub struct Source<'a> {
     pub path: &'a str,
     pub text: &'a str,
     pub class: Class,
-    line_starts: Vec<usize>,
-    /// Byte ranges of comments, sorted, not overlapping.
-    comments: Vec<(usize, usize)>,
+    line_starts: OnceCell<Vec<usize>>,
+    /// Byte ranges of comments, sorted, not overlapping (all of them: for suppressions).
+    comments: OnceCell<Vec<(usize, usize)>>,
+    /// Byte ranges of `/* … */` comments (slash styles), for `in_comment`.
+    blocks: OnceCell<Vec<(usize, usize)>>,
 }
 
 impl<'a> Source<'a> {
     pub fn new(path: &'a str, text: &'a str, class: Class) -> Self {
-        let mut line_starts = vec![0];
-        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
-        let comments = comment_ranges(text, class.comments);
         Self {
             path,
             text,
             class,
-            line_starts,
-            comments,
+            line_starts: OnceCell::new(),
+            comments: OnceCell::new(),
+            blocks: OnceCell::new(),
         }
+    }
+
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let mut v = vec![0];
+            v.extend(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1));
+            v
+        })
     }
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let line = self.line_starts.partition_point(|&s| s <= offset);
-        let start = self.line_starts[line - 1];
+        let starts = self.line_starts();
+        let line = starts.partition_point(|&s| s <= offset);
+        let start = starts[line - 1];
         let col = self.text[start..floor(self.text, offset)].chars().count() + 1;
         (line, col)
     }
 
     /// The text of a 1-based line, without its line break.
     pub fn line_text(&self, line: usize) -> &'a str {
-        let start = self.line_starts[line - 1];
-        let end = self
-            .line_starts
-            .get(line)
-            .map_or(self.text.len(), |&e| e - 1);
+        let starts = self.line_starts();
+        let start = starts[line - 1];
+        let end = starts.get(line).map_or(self.text.len(), |&e| e - 1);
         self.text[start..end.max(start)].trim_end_matches('\r')
     }
 
-    pub fn line_count(&self) -> usize {
-        self.line_starts.len()
-    }
-
-    /// Byte offset where a 1-based line starts.
-    pub fn line_start(&self, line: usize) -> usize {
-        self.line_starts[line - 1]
-    }
-
+    /// Is `offset` inside a comment? Only the offset's line is lexed (line comments end with
+    /// their line), plus, for the slash styles, the file's `/* … */` blocks found once.
     pub fn in_comment(&self, offset: usize) -> bool {
-        let i = self.comments.partition_point(|&(s, _)| s <= offset);
-        i > 0 && offset < self.comments[i - 1].1
+        let style = self.class.comments;
+        if style == CommentStyle::None {
+            return false;
+        }
+        if matches!(style, CommentStyle::Slash | CommentStyle::HashAndSlash) {
+            let blocks = self.blocks.get_or_init(|| block_comments(self.text));
+            let i = blocks.partition_point(|&(s, _)| s <= offset);
+            if i > 0 && offset < blocks[i - 1].1 {
+                return true;
+            }
+        }
+        let b = self.text.as_bytes();
+        let offset = offset.min(b.len());
+        let line_start = memchr::memrchr(b'\n', &b[..offset]).map_or(0, |i| i + 1);
+        let line_end = memchr::memchr(b'\n', &b[offset..]).map_or(b.len(), |i| offset + i);
+        comment_ranges(&self.text[line_start..line_end], style)
+            .iter()
+            .any(|&(s, e)| line_start + s <= offset && offset < line_start + e)
     }
 
     pub fn comments(&self) -> &[(usize, usize)] {
-        &self.comments
+        self.comments
+            .get_or_init(|| comment_ranges(self.text, self.class.comments))
     }
 }
 
@@ -69,6 +89,25 @@ fn floor(text: &str, mut i: usize) -> usize {
         i -= 1;
     }
     i
+}
+
+/// `/* … */` ranges, by substring search (a `/*` inside a string is taken for a comment: rare,
+/// and it only hides findings, never invents them).
+fn block_comments(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(j) = memchr::memmem::find(&b[i..], b"/*") {
+        let start = i + j;
+        let end =
+            memchr::memmem::find(&b[start + 2..], b"*/").map_or(b.len(), |k| start + 2 + k + 2);
+        out.push((start, end));
+        i = end;
+        if i >= b.len() {
+            break;
+        }
+    }
+    out
 }
 
 /// Comment ranges, found by a small lexer that knows quotes: a `#` inside `"…"` is no comment.

@@ -3,7 +3,6 @@
 //! `gitlab-runner exec`.
 
 use super::{FileCtx, Hit, is_ident_byte, word_offsets};
-use crate::scan::cmdline;
 
 fn split(command: &str) -> (&str, &str) {
     command.split_once(' ').unwrap_or((command, ""))
@@ -18,7 +17,7 @@ pub fn detect_flag(
 ) -> Vec<Hit> {
     let (program, sub) = split(command);
     let mut out = Vec::new();
-    for cmd in cmdline::find(ctx.src.text, program, sub, ctx.is_yaml()) {
+    for cmd in ctx.commands(program, sub).iter() {
         if ctx.src.in_comment(cmd.program.start) {
             continue;
         }
@@ -60,8 +59,8 @@ pub fn detect_flag(
 
 pub fn detect_command(command: &str, ctx: &FileCtx) -> Vec<Hit> {
     let (program, sub) = split(command);
-    cmdline::find(ctx.src.text, program, sub, ctx.is_yaml())
-        .into_iter()
+    ctx.commands(program, sub)
+        .iter()
         .filter(|c| !ctx.src.in_comment(c.program.start))
         .map(|c| Hit::new(c.program.start, c.subcommand.end, command))
         .collect()

@@ -15,6 +15,7 @@ mod yaml_key;
 
 use std::cell::OnceCell;
 
+use super::cmdline;
 use super::source::Source;
 use super::yaml::{self, Doc};
 use crate::catalog::{FileKind, Pattern};
@@ -46,6 +47,8 @@ pub struct FileCtx<'s, 'a> {
     pub src: &'s Source<'a>,
     yaml: OnceCell<Doc>,
     graphql: OnceCell<Vec<graphql::Doc>>,
+    /// Parsed command lines, by (program, subcommand).
+    commands: std::cell::RefCell<Vec<((String, String), std::rc::Rc<Vec<cmdline::Command>>)>>,
 }
 
 impl<'s, 'a> FileCtx<'s, 'a> {
@@ -54,6 +57,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             src,
             yaml: OnceCell::new(),
             graphql: OnceCell::new(),
+            commands: std::cell::RefCell::new(Vec::new()),
         }
     }
 
@@ -66,6 +70,22 @@ impl<'s, 'a> FileCtx<'s, 'a> {
                 yaml::parse(self.src.text)
             }
         })
+    }
+
+    /// The `program subcommand` command lines of the file, parsed once.
+    pub fn commands(&self, program: &str, subcommand: &str) -> std::rc::Rc<Vec<cmdline::Command>> {
+        let key = (program.to_string(), subcommand.to_string());
+        if let Some((_, c)) = self.commands.borrow().iter().find(|(k, _)| *k == key) {
+            return c.clone();
+        }
+        let parsed = std::rc::Rc::new(cmdline::find(
+            self.src.text,
+            program,
+            subcommand,
+            self.is_yaml(),
+        ));
+        self.commands.borrow_mut().push((key, parsed.clone()));
+        parsed
     }
 
     /// The GraphQL documents of the file (the file itself, or documents embedded in code).

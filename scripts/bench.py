@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Benchmark uplint against ripgrep doing the same work.
+
+    python3 scripts/bench.py [TREE] [--runs N] [--scale]
+
+Without TREE, a corpus of 20,000 files (~200 MB) is generated once (deterministic, seed 1) under
+target/bench/. LITERALS is every literal the data detects (`uplint query --literals`). After a
+warm-up, these run in alternation, N times each:
+
+    uplint scan --no-config --format json TREE
+    rg --hidden -F -w -f LITERALS TREE
+    rg --hidden -F -f LITERALS TREE
+
+and the script prints medians, the ratios uplint/rg, files per second and peak RSS
+(/usr/bin/time). It also times a one-file scan (the pre-commit case) and `uplint query`.
+--scale runs the scan at 1x, 4x and 16x the default tree and checks that time grows linearly
+and memory stays flat. Needs ripgrep (`apt-get install ripgrep`) and /usr/bin/time.
+"""
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+UPLINT = os.path.join(ROOT, "target", "release", "uplint")
+GEN = os.path.join(ROOT, "target", "release", "examples", "gen_corpus")
+
+
+def sh(args, **kw):
+    return subprocess.run(args, check=True, **kw)
+
+
+def build():
+    sh(["cargo", "build", "--release", "--locked", "--quiet"], cwd=ROOT)
+    sh(["cargo", "build", "--release", "--locked", "--quiet", "--example", "gen_corpus"], cwd=ROOT)
+
+
+def corpus(files):
+    out = os.path.join(ROOT, "target", "bench", f"corpus-{files}")
+    if not os.path.isdir(out):
+        sh([GEN, out, "--files", str(files), "--seed", "1"])
+    return out
+
+
+def count_files(tree):
+    return sum(len(f) for _, _, f in os.walk(tree))
+
+
+def run(cmd):
+    """Wall time (s) and peak RSS (MB) of one run; output discarded."""
+    t = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - t
+    # uplint exits 1 on findings, rg 1 on no match: both fine.
+    if p.returncode not in (0, 1):
+        sys.exit(f"{cmd[0]} failed ({p.returncode}): {p.stderr[-500:]}")
+    rss_kb = int(p.stderr.strip().splitlines()[-1])
+    return wall, rss_kb / 1024
+
+
+def compare(tree, runs, literals):
+    cmds = {
+        "uplint": [UPLINT, "scan", "--no-config", "--format", "json", tree],
+        "rg -F -w": ["rg", "--hidden", "-F", "-w", "-f", literals, tree],
+        "rg -F": ["rg", "--hidden", "-F", "-f", literals, tree],
+    }
+    for c in cmds.values():  # warm-up: the tree in the page cache, binaries loaded
+        run(c)
+    times = {k: [] for k in cmds}
+    rss = {k: [] for k in cmds}
+    for _ in range(runs):
+        for k, c in cmds.items():
+            w, m = run(c)
+            times[k].append(w)
+            rss[k].append(m)
+    return {k: (statistics.median(times[k]), max(rss[k])) for k in cmds}
+
+
+def latency(cmd, runs=30):
+    run(cmd)
+    return statistics.median(run(cmd)[0] for _ in range(runs))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("tree", nargs="?")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--scale", action="store_true")
+    a = ap.parse_args()
+    if not shutil.which("rg"):
+        sys.exit("ripgrep is needed: apt-get install ripgrep (or cargo install ripgrep)")
+    build()
+    literals = os.path.join(ROOT, "target", "bench", "literals.txt")
+    os.makedirs(os.path.dirname(literals), exist_ok=True)
+    with open(literals, "w") as f:
+        sh([UPLINT, "query", "--literals"], stdout=f)
+    tree = a.tree or corpus(20_000)
+    n = count_files(tree)
+    size = sum(os.path.getsize(os.path.join(d, x)) for d, _, fs in os.walk(tree) for x in fs)
+    print(f"machine: {os.cpu_count()} cores; tree: {tree}, {n} files, {size // 1_000_000} MB; "
+          f"{sum(1 for _ in open(literals))} literals; {a.runs} runs each, medians")
+    r = compare(tree, a.runs, literals)
+    for k, (t, m) in r.items():
+        print(f"  {k:<10} {t:7.3f} s   {n / t:9.0f} files/s   peak RSS {m:6.1f} MB")
+    u = r["uplint"][0]
+    print(f"  uplint / rg -F -w = {u / r['rg -F -w'][0]:.2f}   uplint / rg -F = {u / r['rg -F'][0]:.2f}")
+
+    one = os.path.join(tree, ".gitlab-ci.yml")
+    if not os.path.exists(one):
+        one = next(os.path.join(d, x) for d, _, fs in os.walk(tree) for x in fs if x.endswith(".yml"))
+    single = latency([UPLINT, "scan", "--no-config", "--format", "concise", one])
+    query = latency([UPLINT, "query", "--from", "16.5", "--to", "17.0", "--format", "json"])
+    print(f"  one-file scan {single * 1000:.1f} ms   query {query * 1000:.1f} ms (medians of 30)")
+
+    if a.scale:
+        print("scaling (uplint scan, medians):")
+        base = None
+        for factor in (1, 4, 16):
+            t = corpus(20_000 * factor)
+            times, peak = [], 0.0
+            run([UPLINT, "scan", "--no-config", "--format", "json", t])
+            for _ in range(a.runs):
+                w, m = run([UPLINT, "scan", "--no-config", "--format", "json", t])
+                times.append(w)
+                peak = max(peak, m)
+            med = statistics.median(times)
+            base = base or (med, peak)
+            print(f"  {factor:>2}x  {count_files(t):7d} files  {med:7.2f} s  ({med / base[0]:5.2f}x the 1x time)"
+                  f"  peak RSS {peak:6.1f} MB ({peak / base[1]:4.2f}x)")
+
+
+if __name__ == "__main__":
+    main()
