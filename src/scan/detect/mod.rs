@@ -48,8 +48,11 @@ pub struct FileCtx<'s, 'a> {
     yaml: OnceCell<Doc>,
     graphql: OnceCell<Vec<graphql::Doc>>,
     /// Parsed command lines, by (program, subcommand).
-    commands: std::cell::RefCell<Vec<((String, String), std::rc::Rc<Vec<cmdline::Command>>)>>,
+    commands: CommandCache,
 }
+
+/// Command lines parsed per (program, subcommand), shared by the detectors of a file.
+type CommandCache = std::cell::RefCell<Vec<((String, String), std::rc::Rc<Vec<cmdline::Command>>)>>;
 
 impl<'s, 'a> FileCtx<'s, 'a> {
     pub fn new(src: &'s Source<'a>) -> Self {
