@@ -7,7 +7,6 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use super::error::{DataError, offset_of, yaml_error};
@@ -19,173 +18,9 @@ use crate::version::{Milestone, ServiceVersion};
 /// The schema version this build reads.
 pub const SCHEMA_VERSION: u32 = 1;
 
+use super::raw::{PATTERN_KINDS, RawEntry, RawFile, RawPattern};
+
 type S = Spanned<String>;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawFile {
-    schema_version: Spanned<u32>,
-    entries: Vec<RawEntry>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawEntry {
-    id: S,
-    title: S,
-    surface: S,
-    change: S,
-    #[serde(default)]
-    removed_in: Option<S>,
-    #[serde(default)]
-    deprecated_in: Option<S>,
-    #[serde(default)]
-    introduced_in: Option<S>,
-    #[serde(default)]
-    breaking: Option<bool>,
-    #[serde(default)]
-    replacement: Option<S>,
-    #[serde(default)]
-    replacement_available_in: Option<S>,
-    #[serde(default)]
-    notes: Option<S>,
-    #[serde(default)]
-    detectable: Option<Spanned<bool>>,
-    #[serde(default)]
-    patterns: Vec<RawPattern>,
-    #[serde(default)]
-    endpoints: Vec<RawEndpoint>,
-    spec: Vec<S>,
-}
-
-/// A pattern as written: `kind` and the fields of that kind. A flat struct rather than a
-/// tagged enum, so that every value keeps its position.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawPattern {
-    kind: S,
-    name: Option<S>,
-    path: Option<S>,
-    values: Option<Vec<S>>,
-    files: Option<Vec<S>>,
-    unless_sibling: Option<S>,
-    replace_with: Option<S>,
-    command: Option<S>,
-    flag: Option<S>,
-    short: Option<S>,
-    env: Option<S>,
-    key: Option<S>,
-    table: Option<S>,
-    method: Option<S>,
-    api: Option<S>,
-    prefix: Option<Spanned<bool>>,
-    with_params: Option<Vec<S>>,
-    endpoints: Option<Vec<S>>,
-    element: Option<S>,
-    parents: Option<Vec<S>>,
-    unless_argument: Option<S>,
-    text: Option<S>,
-}
-
-/// The fields each pattern kind takes: (kind, required, optional).
-const PATTERN_KINDS: &[(&str, &[&str], &[&str])] = &[
-    ("variable", &["name"], &["replace_with"]),
-    (
-        "yaml_key",
-        &["path", "files"],
-        &["values", "unless_sibling", "replace_with"],
-    ),
-    ("helm_value", &["path"], &["values", "replace_with"]),
-    ("cli_flag", &["command", "flag"], &["short", "env"]),
-    ("cli_command", &["command"], &[]),
-    ("omnibus_setting", &["key"], &["values", "replace_with"]),
-    ("toml_key", &["table", "key"], &["values"]),
-    ("metric", &["name"], &["replace_with"]),
-    (
-        "rest_endpoint",
-        &["path"],
-        &["method", "api", "prefix", "with_params"],
-    ),
-    (
-        "rest_field",
-        &["name", "endpoints"],
-        &["values", "replace_with"],
-    ),
-    (
-        "graphql",
-        &["element", "name"],
-        &["parents", "unless_argument", "replace_with"],
-    ),
-    ("literal", &["text", "files"], &[]),
-];
-
-impl RawPattern {
-    /// Every field that is present, with its position.
-    fn present(&self) -> Vec<(&'static str, serde_saphyr::Location)> {
-        let mut out = Vec::new();
-        let one = |out: &mut Vec<_>, n, f: &Option<S>| {
-            if let Some(s) = f {
-                out.push((n, s.referenced));
-            }
-        };
-        let many = |out: &mut Vec<_>, n, f: &Option<Vec<S>>| {
-            if let Some(v) = f {
-                // An empty list has no element to point at; use the kind's position.
-                out.push((n, v.first().map_or(self.kind.referenced, |s| s.referenced)));
-            }
-        };
-        one(&mut out, "name", &self.name);
-        one(&mut out, "path", &self.path);
-        many(&mut out, "values", &self.values);
-        many(&mut out, "files", &self.files);
-        one(&mut out, "unless_sibling", &self.unless_sibling);
-        one(&mut out, "replace_with", &self.replace_with);
-        one(&mut out, "command", &self.command);
-        one(&mut out, "flag", &self.flag);
-        one(&mut out, "short", &self.short);
-        one(&mut out, "env", &self.env);
-        one(&mut out, "key", &self.key);
-        one(&mut out, "table", &self.table);
-        one(&mut out, "method", &self.method);
-        one(&mut out, "api", &self.api);
-        if let Some(p) = &self.prefix {
-            out.push(("prefix", p.referenced));
-        }
-        many(&mut out, "with_params", &self.with_params);
-        many(&mut out, "endpoints", &self.endpoints);
-        one(&mut out, "element", &self.element);
-        many(&mut out, "parents", &self.parents);
-        one(&mut out, "unless_argument", &self.unless_argument);
-        one(&mut out, "text", &self.text);
-        out
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawEndpoint {
-    method: S,
-    path: S,
-    #[serde(default)]
-    params: Vec<RawParam>,
-    #[serde(default)]
-    no_body: bool,
-    #[serde(default)]
-    role: Option<S>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawParam {
-    name: S,
-    #[serde(rename = "in")]
-    location: S,
-    #[serde(rename = "type")]
-    ty: S,
-    required: bool,
-    #[serde(default)]
-    values: Vec<S>,
-}
 
 /// Where an id was defined, for duplicate-id errors.
 #[derive(Clone)]
@@ -454,6 +289,18 @@ impl Loader {
         Ok(super::Catalog { entries })
     }
 
+    /// Loads a data file compiled to JSON by the build script (the embedded data). The same
+    /// checks run; `false` if the JSON does not parse (the caller then reads the YAML).
+    pub fn add_compiled(&mut self, name: &str, json: &str) -> bool {
+        match serde_json::from_str::<RawFile>(json) {
+            Ok(raw) => {
+                self.add_raw(name, &Arc::from(""), raw);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
     /// Parses one data file. Its entries are kept only if the whole file is valid.
     pub fn add_file(&mut self, name: &str, text: &str) {
         let text: Arc<str> = Arc::from(text);
@@ -464,9 +311,13 @@ impl Loader {
                 return;
             }
         };
+        self.add_raw(name, &text, raw);
+    }
+
+    fn add_raw(&mut self, name: &str, text: &Arc<str>, raw: RawFile) {
         let mut ctx = FileCtx {
             name,
-            text: &text,
+            text,
             errors: Vec::new(),
         };
         if raw.schema_version.value != SCHEMA_VERSION {
@@ -503,11 +354,20 @@ impl Loader {
                 );
             } else {
                 let (o, _) = ctx.span_of(&r.id);
-                let (line, column) = super::error::line_col(ctx.text, o);
+                let (line, column) = if ctx.text.is_empty() {
+                    (0, 0)
+                } else {
+                    super::error::line_col(ctx.text, o)
+                };
                 if let Some(first) = self.ids.get(id) {
+                    // Compiled (embedded) data has no positions: name the file alone.
+                    let at = if first.line == 0 {
+                        first.file.clone()
+                    } else {
+                        format!("{}:{}:{}", first.file, first.line, first.column)
+                    };
                     let help = format!(
-                        "ids must be unique across all data files; `{id}` is first defined at {}:{}:{}",
-                        first.file, first.line, first.column
+                        "ids must be unique across all data files; `{id}` is first defined in {at}"
                     );
                     ctx.err_at(&r.id, format!("duplicate id `{id}`"), Some(help));
                 } else {

@@ -5,6 +5,7 @@ pub mod error;
 mod load;
 pub mod model;
 pub mod query;
+mod raw;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -15,16 +16,49 @@ pub use model::{Change, Entry, FileKind, Pattern, Surface};
 
 use crate::version::{Milestone, ServiceVersion};
 
-/// The data files built into the binary, by name.
-pub const EMBEDDED: &[(&str, &str)] = &[
-    ("introduced.yml", include_str!("../../data/introduced.yml")),
-    ("16.6.yml", include_str!("../../data/16.6.yml")),
-    ("16.7.yml", include_str!("../../data/16.7.yml")),
-    ("16.8.yml", include_str!("../../data/16.8.yml")),
-    ("16.9.yml", include_str!("../../data/16.9.yml")),
-    ("17.0.yml", include_str!("../../data/17.0.yml")),
-    ("18.0.yml", include_str!("../../data/18.0.yml")),
-    ("api-v5.yml", include_str!("../../data/api-v5.yml")),
+/// The data files built into the binary: name, YAML text, and the same data as JSON (made by
+/// the build script; empty if the YAML did not parse, in which case the YAML is read).
+pub const EMBEDDED: &[(&str, &str, &str)] = &[
+    (
+        "introduced.yml",
+        include_str!("../../data/introduced.yml"),
+        include_str!(concat!(env!("OUT_DIR"), "/introduced.yml.json")),
+    ),
+    (
+        "16.6.yml",
+        include_str!("../../data/16.6.yml"),
+        include_str!(concat!(env!("OUT_DIR"), "/16.6.yml.json")),
+    ),
+    (
+        "16.7.yml",
+        include_str!("../../data/16.7.yml"),
+        include_str!(concat!(env!("OUT_DIR"), "/16.7.yml.json")),
+    ),
+    (
+        "16.8.yml",
+        include_str!("../../data/16.8.yml"),
+        include_str!(concat!(env!("OUT_DIR"), "/16.8.yml.json")),
+    ),
+    (
+        "16.9.yml",
+        include_str!("../../data/16.9.yml"),
+        include_str!(concat!(env!("OUT_DIR"), "/16.9.yml.json")),
+    ),
+    (
+        "17.0.yml",
+        include_str!("../../data/17.0.yml"),
+        include_str!(concat!(env!("OUT_DIR"), "/17.0.yml.json")),
+    ),
+    (
+        "18.0.yml",
+        include_str!("../../data/18.0.yml"),
+        include_str!(concat!(env!("OUT_DIR"), "/18.0.yml.json")),
+    ),
+    (
+        "api-v5.yml",
+        include_str!("../../data/api-v5.yml"),
+        include_str!(concat!(env!("OUT_DIR"), "/api-v5.yml.json")),
+    ),
 ];
 
 /// A loaded, validated set of entries.
@@ -163,10 +197,22 @@ fn sort_key(e: &Entry) -> (u8, Option<Milestone>, Option<ServiceVersion>, &str) 
 
 fn embedded_loader() -> load::Loader {
     let mut loader = load::Loader::default();
-    for (name, text) in EMBEDDED {
-        loader.add_file(&format!("data/{name}"), text);
+    for (name, yaml, json) in EMBEDDED {
+        let name = format!("data/{name}");
+        if json.is_empty() || !loader.add_compiled(&name, json) {
+            loader.add_file(&name, yaml);
+        }
     }
     loader
+}
+
+/// The embedded data read from its YAML, with positions (tests compare it with the JSON route).
+pub fn embedded_from_yaml() -> Result<Catalog, DataErrors> {
+    let mut loader = load::Loader::default();
+    for (name, yaml, _) in EMBEDDED {
+        loader.add_file(&format!("data/{name}"), yaml);
+    }
+    loader.finish()
 }
 
 fn add_paths(loader: &mut load::Loader, paths: &[PathBuf]) {
@@ -237,6 +283,14 @@ mod tests {
     }
 
     #[test]
+    fn the_compiled_json_gives_the_same_catalog_as_the_yaml() {
+        let from_yaml = embedded_from_yaml()
+            .unwrap_or_else(|e| panic!("embedded data is invalid:\n{}", error::render_plain(&e.0)));
+        assert!(EMBEDDED.iter().all(|(_, _, json)| !json.is_empty()));
+        assert_eq!(Catalog::embedded().unwrap().entries(), from_yaml.entries());
+    }
+
+    #[test]
     fn every_data_file_is_embedded() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
         let mut on_disk: Vec<String> = std::fs::read_dir(dir)
@@ -245,14 +299,14 @@ mod tests {
             .filter(|n| n.ends_with(".yml"))
             .collect();
         on_disk.sort();
-        let mut embedded: Vec<String> = EMBEDDED.iter().map(|(n, _)| n.to_string()).collect();
+        let mut embedded: Vec<String> = EMBEDDED.iter().map(|(n, ..)| n.to_string()).collect();
         embedded.sort();
         assert_eq!(on_disk, embedded);
     }
 
     #[test]
     fn every_file_starts_with_schema_version() {
-        for (name, text) in EMBEDDED {
+        for (name, text, _) in EMBEDDED {
             let first = text
                 .lines()
                 .find(|l| !l.starts_with('#') && !l.trim().is_empty())
