@@ -18,9 +18,6 @@ pub fn detect_flag(
     let (program, sub) = split(command);
     let mut out = Vec::new();
     for cmd in ctx.commands(program, sub).iter() {
-        if ctx.src.in_comment(cmd.program.start) {
-            continue;
-        }
         for w in &cmd.args {
             let name = w.text.split('=').next().unwrap_or("");
             let long = name == flag;
@@ -61,7 +58,6 @@ pub fn detect_command(command: &str, ctx: &FileCtx) -> Vec<Hit> {
     let (program, sub) = split(command);
     ctx.commands(program, sub)
         .iter()
-        .filter(|c| !ctx.src.in_comment(c.program.start))
         .map(|c| Hit::new(c.program.start, c.subcommand.end, command))
         .collect()
 }

@@ -52,12 +52,22 @@ fn unescape_in_place(content: &str, template: bool) -> String {
 fn string_literals(ctx: &FileCtx) -> Vec<(usize, usize, bool)> {
     let text = ctx.src.text;
     let b = text.as_bytes();
+    // One pass over the file's comments, in step with the quotes.
+    let comments = ctx.src.comments();
+    let mut next_comment = 0;
     let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
-        if !matches!(c, b'"' | b'\'' | b'`') || ctx.src.in_comment(i) {
+        if !matches!(c, b'"' | b'\'' | b'`') {
             i += 1;
+            continue;
+        }
+        while next_comment < comments.len() && comments[next_comment].1 <= i {
+            next_comment += 1;
+        }
+        if comments.get(next_comment).is_some_and(|&(s, _)| s <= i) {
+            i = comments[next_comment].1;
             continue;
         }
         // Triple quotes (Python, GraphQL block strings inside code are rare).

@@ -75,18 +75,15 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         })
     }
 
-    /// The `program subcommand` command lines of the file, parsed once.
+    /// The `program subcommand` command lines of the file outside comments, parsed once.
     pub fn commands(&self, program: &str, subcommand: &str) -> std::rc::Rc<Vec<cmdline::Command>> {
         let key = (program.to_string(), subcommand.to_string());
         if let Some((_, c)) = self.commands.borrow().iter().find(|(k, _)| *k == key) {
             return c.clone();
         }
-        let parsed = std::rc::Rc::new(cmdline::find(
-            self.src.text,
-            program,
-            subcommand,
-            self.is_yaml(),
-        ));
+        let mut found = cmdline::find(self.src.text, program, subcommand, self.is_yaml());
+        found.retain(|c| !self.src.in_comment(c.program.start));
+        let parsed = std::rc::Rc::new(found);
         self.commands.borrow_mut().push((key, parsed.clone()));
         parsed
     }

@@ -453,14 +453,15 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
     let file_api = text.contains("/api/v4") || text.contains("CI_API_V4_URL");
     let mut out: Vec<Call> = Vec::new();
     let mut push = |start: usize, end: usize, url: &Url| {
+        // Cheapest checks first: the path, then overlap, then comments.
+        if !path_matches(template, url.path, prefix) || (needs_api && !url.api && !file_api) {
+            return;
+        }
         if out
             .iter()
             .any(|c| c.start <= start && start < c.end.max(c.start + 1))
             || ctx.src.in_comment(start)
         {
-            return;
-        }
-        if !path_matches(template, url.path, prefix) || (needs_api && !url.api && !file_api) {
             return;
         }
         let (stmt, method) = statement(text, start, kind);
