@@ -50,17 +50,20 @@ def count_files(tree):
     return sum(len(f) for _, _, f in os.walk(tree))
 
 
-def run(cmd):
-    """Wall time (s) and peak RSS (MB) of one run; output discarded."""
+def run(cmd, cpu=False):
+    """Wall time (s) and peak RSS (MB) of one run (and CPU seconds, user + system, if asked);
+    output discarded."""
     t = time.perf_counter()
-    p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL,
+    p = subprocess.run(["/usr/bin/time", "-f", "%M %U %S"] + cmd, stdout=subprocess.DEVNULL,
                        stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - t
     # uplint exits 1 on findings, rg 1 on no match: both fine.
     if p.returncode not in (0, 1):
         sys.exit(f"{cmd[0]} failed ({p.returncode}): {p.stderr[-500:]}")
-    rss_kb = int(p.stderr.strip().splitlines()[-1])
-    return wall, rss_kb / 1024
+    rss_kb, user, system = p.stderr.strip().splitlines()[-1].split()
+    if cpu:
+        return wall, int(rss_kb) / 1024, float(user) + float(system)
+    return wall, int(rss_kb) / 1024
 
 
 def compare(tree, runs, literals):
@@ -118,20 +121,25 @@ def main():
     print(f"  one-file scan {single * 1000:.1f} ms   query {query * 1000:.1f} ms (medians of 30)")
 
     if a.scale:
-        print("scaling (uplint scan, medians):")
+        print("scaling (medians; CPU = user + system seconds):")
         base = None
         for factor in (1, 4, 16):
             t = corpus(20_000 * factor)
-            times, peak = [], 0.0
-            run([UPLINT, "scan", "--no-config", "--format", "json", t])
+            scan = [UPLINT, "scan", "--no-config", "--format", "json", t]
+            rg = ["rg", "--hidden", "-F", "-f", literals, t]
+            run(scan)
+            walls, cpus, peak, rgs = [], [], 0.0, []
             for _ in range(a.runs):
-                w, m = run([UPLINT, "scan", "--no-config", "--format", "json", t])
-                times.append(w)
+                w, m, c = run(scan, cpu=True)
+                walls.append(w)
+                cpus.append(c)
                 peak = max(peak, m)
-            med = statistics.median(times)
-            base = base or (med, peak)
-            print(f"  {factor:>2}x  {count_files(t):7d} files  {med:7.2f} s  ({med / base[0]:5.2f}x the 1x time)"
-                  f"  peak RSS {peak:6.1f} MB ({peak / base[1]:4.2f}x)")
+                rgs.append(run(rg)[0])
+            wall, cpu, rgw = statistics.median(walls), statistics.median(cpus), statistics.median(rgs)
+            base = base or (wall, cpu, peak, rgw)
+            print(f"  {factor:>2}x {count_files(t):7d} files  wall {wall:6.2f} s ({wall / base[0]:5.2f}x)"
+                  f"  CPU {cpu:6.2f} s ({cpu / base[1]:5.2f}x)  peak RSS {peak:5.1f} MB ({peak / base[2]:4.2f}x)"
+                  f"  | rg -F wall {rgw:6.2f} s ({rgw / base[3]:5.2f}x)")
 
 
 if __name__ == "__main__":

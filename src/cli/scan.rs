@@ -145,10 +145,17 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
         write_atomically(path, &out).map_err(Failure::Usage)?;
     }
     ctx.color = to_terminal && use_color_stdout(cli.color);
-    let out = render_as(a.format, &report, &ctx);
-    match &a.output {
-        Some(path) => write_atomically(path, &out).map_err(Failure::Usage)?,
-        None => print(&out),
+    match (&a.output, a.format) {
+        // The largest report, streamed: memory stays flat however many findings there are.
+        (None, ScanFormat::Json) => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            // A closed pipe (`| head`) is not an error.
+            let _ = render::json_to(&report, &ctx, &mut out).and_then(|()| out.flush());
+        }
+        (Some(path), format) => {
+            write_atomically(path, &render_as(format, &report, &ctx)).map_err(Failure::Usage)?
+        }
+        (None, format) => print(&render_as(format, &report, &ctx)),
     }
 
     let worst = report.findings.iter().map(|f| f.severity).max();

@@ -16,6 +16,25 @@ struct Doc<'a> {
     summary: &'a Summary,
 }
 
+/// Write the JSON report to `out` as it is serialized (no copy of the whole document in memory).
+pub fn write_to(
+    report: &Report,
+    ctx: &Context,
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    let doc = Doc {
+        target: &ctx.target,
+        current: ctx.current.as_deref(),
+        min_version: ctx.min_version.as_deref(),
+        api: if ctx.api_v5 { "v5" } else { "v4" },
+        findings: &report.findings,
+        errors: &report.errors,
+        summary: &report.summary,
+    };
+    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    out.write_all(b"\n")
+}
+
 pub fn render(report: &Report, ctx: &Context) -> String {
     let doc = Doc {
         target: &ctx.target,

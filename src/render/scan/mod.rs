@@ -17,6 +17,7 @@ pub use github::render as github;
 pub use html::render as html;
 pub use human::render as human;
 pub use json::render as json;
+pub use json::write_to as json_to;
 pub use junit::render as junit;
 pub use markdown::render as markdown;
 pub use rdjsonl::render as rdjsonl;
