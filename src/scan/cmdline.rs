@@ -184,8 +184,10 @@ fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>)
                     i += 1;
                 }
                 Some(b'"') if c == b'\\' && i + 1 < b.len() => {
-                    word.push(b[i + 1] as char);
-                    i += 2;
+                    // The escaped character, whole (it may be several bytes).
+                    let ch = text[i + 1..].chars().next().unwrap_or('\u{fffd}');
+                    word.push(ch);
+                    i += 1 + ch.len_utf8();
                 }
                 Some(_) => {
                     let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
@@ -207,8 +209,9 @@ fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>)
                         continue;
                     }
                     if c == b'\\' && i + 1 < b.len() && b[i + 1] != b'\n' {
-                        word.push(b[i + 1] as char);
-                        i += 2;
+                        let ch = text[i + 1..].chars().next().unwrap_or('\u{fffd}');
+                        word.push(ch);
+                        i += 1 + ch.len_utf8();
                         continue;
                     }
                     let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
@@ -278,6 +281,14 @@ mod tests {
         );
         let t = "script:\n  - gitlab-runner register\n  - --locked\n";
         assert!(args(&find(t, "gitlab-runner", "register", true)[0]).is_empty());
+    }
+
+    #[test]
+    fn escaped_multibyte_characters() {
+        // Found by fuzzing: a backslash before a multibyte character.
+        let t = "gitlab-runner register \\é --locked \"a\\é\" --paused\n";
+        let c = find(t, "gitlab-runner", "register", false);
+        assert_eq!(args(&c[0]), ["é", "--locked", "aé", "--paused"]);
     }
 
     #[test]

@@ -262,7 +262,10 @@ fn statement(text: &str, at: usize, kind: crate::catalog::FileKind) -> (&str, Op
             let stmt = span.unwrap_or_else(|| context(text, at, 1));
             // A builder chain goes on to the end of the statement: `….POST(…).build();`
             let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-            let limit = (at + 800).min(text.len());
+            let mut limit = (at + 800).min(text.len());
+            while !text.is_char_boundary(limit) {
+                limit -= 1;
+            }
             let chain = text[at..limit].find(';').map(|i| &text[line_start..at + i]);
             let method = method_in(near)
                 .or_else(|| method_in(stmt))

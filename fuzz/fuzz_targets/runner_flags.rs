@@ -1,0 +1,17 @@
+//! The command-line parser for runner flags: words stay inside the text, in order.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use uplint::scan::cmdline;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    for yaml in [false, true] {
+        for cmd in cmdline::find(&text, "gitlab-runner", "register", yaml) {
+            let mut last = cmd.subcommand.end;
+            for w in &cmd.args {
+                assert!(w.start >= last && w.end <= text.len() && w.start < w.end);
+                last = w.end;
+            }
+        }
+    }
+});

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Run every fuzz target for SECONDS each (default 10: a minute in all), on the machine's stable
+# toolchain (RUSTC_BOOTSTRAP=1 lets cargo-fuzz use the nightly-only flags it needs).
+#   scripts/fuzz.sh [SECONDS] [TARGET...]
+# A crash stops the run; its input is in fuzz/artifacts/TARGET/. Fix it, then keep the input in
+# fuzz/regressions/TARGET/, where tests/fuzz_regressions.rs replays it on every `cargo test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-10}"
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(data_loader yaml_keys runner_flags rest_paths graphql_documents scan_file)
+fi
+command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked
+export RUSTC_BOOTSTRAP=1
+cargo fuzz build -O --sanitizer none
+for t in "${targets[@]}"; do
+  mkdir -p "fuzz/corpus/$t"
+  echo "fuzz $t for ${seconds}s"
+  cargo fuzz run -O --sanitizer none "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
+    -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 2>&1 \
+    | grep -E "^(Done|stat::number_of_executed_units|==[0-9]+== ERROR|thread .* panicked|SUMMARY)" || true
+  if ls "fuzz/artifacts/$t"/crash-* "fuzz/artifacts/$t"/oom-* "fuzz/artifacts/$t"/timeout-* >/dev/null 2>&1; then
+    echo "fuzz $t: crash inputs in fuzz/artifacts/$t" >&2
+    exit 1
+  fi
+done
+echo "fuzzing: no crash"
