@@ -269,3 +269,44 @@ fn files_that_vanish_during_the_scan() {
         assert!(e.contains("No such file or directory"), "{e}");
     }
 }
+
+#[test]
+fn a_finding_on_a_huge_line_keeps_an_excerpt() {
+    use uplint::catalog::Catalog;
+    use uplint::render::scan as render;
+    use uplint::scan::{Options, Scanner};
+    let cat = Catalog::embedded().unwrap();
+    let scanner = Scanner::new(&cat, Options::new("18.0".parse().unwrap())).unwrap();
+    let text = format!(
+        "{} é $CI_JOB_JWT {}\n",
+        "x".repeat(1_000_000),
+        "y".repeat(1_000_000)
+    );
+    let r = scanner.scan_text("big.sh", "big.sh", &text);
+    let f = &r.findings[0];
+    assert_eq!((f.line, f.column), (1, 1_000_005));
+    assert_eq!(f.byte_column, 1_000_006, "é is two bytes");
+    assert!(
+        f.source_line.chars().count() <= 240,
+        "{}",
+        f.source_line.len()
+    );
+    let report = uplint::scan::Report {
+        findings: r.findings.clone(),
+        ..Default::default()
+    };
+    let human = render::human(&report, &render::Context::default());
+    let lines: Vec<&str> = human.lines().collect();
+    let source = lines.iter().find(|l| l.contains("$CI_JOB_JWT")).unwrap();
+    let caret = lines.iter().find(|l| l.contains('^')).unwrap();
+    assert_eq!(
+        source
+            .find("CI_JOB_JWT")
+            .map(|i| source[..i].chars().count()),
+        caret.find('^').map(|i| caret[..i].chars().count()),
+        "the caret stands under the match:\n{source}\n{caret}"
+    );
+    let rd: serde_json::Value =
+        serde_json::from_str(render::rdjsonl(&report).lines().next().unwrap()).unwrap();
+    assert_eq!(rd["location"]["range"]["start"]["column"], 1_000_006);
+}

@@ -70,9 +70,17 @@ pub struct Finding {
     pub matched: String,
     pub message: String,
     pub replacement: Option<String>,
-    /// The source line of the finding, without its line break.
+    /// The source line of the finding, without its line break; a long line is cut to an
+    /// excerpt around the match, which starts at `excerpt_column` (1 for a whole line).
     #[serde(skip)]
     pub source_line: String,
+    #[serde(skip)]
+    pub excerpt_column: usize,
+    /// `column` and `end_column` in UTF-8 bytes (1-based), for formats that count bytes.
+    #[serde(skip)]
+    pub byte_column: usize,
+    #[serde(skip)]
+    pub end_byte_column: usize,
     /// The entry's surface, for grouping and `--select`.
     #[serde(skip)]
     pub surface: String,

@@ -321,6 +321,8 @@ impl Scanner {
             }
             let (line, column) = src.line_col(hit.start);
             let (end_line, end_column) = src.line_col(hit.end);
+            let (byte_column, end_byte_column) =
+                (src.byte_column(hit.start), src.byte_column(hit.end));
             let mut suppressed = false;
             for s in &mut suppressions {
                 if let Some(i) = s.covers(&entry.id, line) {
@@ -356,7 +358,10 @@ impl Scanner {
                 message,
                 replacement: replacement_text(entry),
                 matched: hit.matched,
-                source_line: src.line_text(line).to_string(),
+                source_line: src.excerpt(line, column).0,
+                excerpt_column: src.excerpt(line, column).1,
+                byte_column,
+                end_byte_column,
                 surface: entry.surface.as_str().to_string(),
                 breaking: entry.is_breaking(),
                 occurrence: *occurrence,
@@ -378,6 +383,7 @@ impl Scanner {
                 };
                 let (line, column) = src.line_col(*start);
                 let (end_line, end_column) = src.line_col(*end);
+                let (excerpt, excerpt_column) = src.excerpt(line, column);
                 let occurrence = occurrences.entry((usize::MAX, id.clone())).or_insert(0);
                 result.findings.push(Finding {
                     id: "unused-suppression".to_string(),
@@ -392,7 +398,10 @@ impl Scanner {
                     matched: id.clone(),
                     message,
                     replacement: Some("remove the suppression".to_string()),
-                    source_line: src.line_text(line).to_string(),
+                    source_line: excerpt,
+                    excerpt_column,
+                    byte_column: src.byte_column(*start),
+                    end_byte_column: src.byte_column(*end),
                     surface: "uplint".to_string(),
                     breaking: false,
                     occurrence: *occurrence,

@@ -56,6 +56,27 @@ impl<'a> Source<'a> {
 
     /// Is `offset` inside a comment? Only the offset's line is lexed (line comments end with
     /// their line), plus, for the slash styles, the file's `/* … */` blocks found once.
+    /// The 1-based column of `offset` in UTF-8 bytes.
+    pub fn byte_column(&self, offset: usize) -> usize {
+        let starts = self.line_starts();
+        let line = starts.partition_point(|&s| s <= offset);
+        offset - starts[line - 1] + 1
+    }
+
+    /// The line of `offset` for display: whole when short, else an excerpt of about
+    /// `2 * EXCERPT` characters around it. Returns the text and the 1-based column (in
+    /// characters) where it starts.
+    pub fn excerpt(&self, line: usize, column: usize) -> (String, usize) {
+        const EXCERPT: usize = 120;
+        let text = self.line_text(line);
+        if text.len() <= 4 * EXCERPT {
+            return (text.to_string(), 1);
+        }
+        let first = column.saturating_sub(EXCERPT).max(1);
+        let excerpt: String = text.chars().skip(first - 1).take(2 * EXCERPT).collect();
+        (excerpt, first)
+    }
+
     pub fn in_comment(&self, offset: usize) -> bool {
         let style = self.class.comments;
         if style == CommentStyle::None {

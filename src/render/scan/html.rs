@@ -92,12 +92,9 @@ const SCRIPT: &str = r#"
 /// The source line with the match marked.
 fn marked_line(f: &Finding) -> String {
     let chars: Vec<char> = f.source_line.chars().collect();
-    let start = (f.column - 1).min(chars.len());
-    let end = if f.end_line == f.line {
-        (f.end_column - 1).clamp(start, chars.len())
-    } else {
-        chars.len()
-    };
+    let (a, b) = super::display_columns(f);
+    let start = (a - 1).min(chars.len());
+    let end = (b - 1).clamp(start, chars.len());
     let part = |a: usize, b: usize| esc(&chars[a..b].iter().collect::<String>());
     format!(
         "{}<mark>{}</mark>{}",

@@ -62,15 +62,12 @@ pub fn render(report: &Report, ctx: &Context) -> String {
             st.paint("34", "|"),
             line
         ));
-        let width = if f.end_line == f.line {
-            f.end_column.saturating_sub(f.column).max(1)
-        } else {
-            line.chars().count().saturating_sub(f.column - 1).max(1)
-        };
+        let (start, end) = super::display_columns(f);
+        let width = (end - start).max(1);
         out.push_str(&format!(
             "  {pad} {} {}{} {}\n",
             st.paint("34", "|"),
-            " ".repeat(f.column - 1),
+            " ".repeat(start - 1),
             st.paint("1;31", &"^".repeat(width)),
             f.matched
         ));

@@ -127,14 +127,6 @@ pub fn fingerprint(f: &Finding) -> String {
     )
 }
 
-/// A column in UTF-8 bytes (1-based) from a column in characters, on `line`.
-pub fn byte_column(line: &str, column: usize) -> usize {
-    line.char_indices()
-        .nth(column.saturating_sub(1))
-        .map_or(line.len(), |(i, _)| i)
-        + 1
-}
-
 /// Timeline order of a version text: service versions numerically, then `v5`, then none.
 fn version_order(v: &str) -> (u8, Vec<u32>) {
     if v.starts_with('v') {
@@ -159,6 +151,17 @@ pub fn by_version(report: &Report) -> Vec<(String, Vec<&Finding>)> {
     }
     groups.sort_by_key(|(v, _)| version_order(v));
     groups
+}
+
+/// The column of a finding within its displayed source line (an excerpt of a long line).
+pub fn display_columns(f: &Finding) -> (usize, usize) {
+    let start = f.column + 1 - f.excerpt_column;
+    let end = if f.end_line == f.line {
+        f.end_column + 1 - f.excerpt_column
+    } else {
+        f.source_line.chars().count() + 1
+    };
+    (start, end.max(start))
 }
 
 /// Escape text for XML and HTML.

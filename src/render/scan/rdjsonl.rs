@@ -2,18 +2,13 @@
 
 use serde_json::json;
 
-use super::{INFORMATION_URI, byte_column};
+use super::INFORMATION_URI;
 use crate::scan::{Report, Severity};
 
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     for f in &report.findings {
-        let start_col = byte_column(&f.source_line, f.column);
-        let end_col = if f.end_line == f.line {
-            byte_column(&f.source_line, f.end_column)
-        } else {
-            f.end_column
-        };
+        let (start_col, end_col) = (f.byte_column, f.end_byte_column);
         let mut message = format!("{} ({})", f.message, f.matched);
         if let Some(r) = &f.replacement {
             message.push_str(&format!(". Replacement: {r}"));
