@@ -36,16 +36,7 @@ pub fn write_to(
 }
 
 pub fn render(report: &Report, ctx: &Context) -> String {
-    let doc = Doc {
-        target: &ctx.target,
-        current: ctx.current.as_deref(),
-        min_version: ctx.min_version.as_deref(),
-        api: if ctx.api_v5 { "v5" } else { "v4" },
-        findings: &report.findings,
-        errors: &report.errors,
-        summary: &report.summary,
-    };
-    let mut s = serde_json::to_string_pretty(&doc).expect("reports serialize to JSON");
-    s.push('\n');
-    s
+    let mut out = Vec::new();
+    write_to(report, ctx, &mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("JSON is UTF-8")
 }
