@@ -17,14 +17,6 @@ pub struct ServiceVersion {
 }
 
 impl ServiceVersion {
-    pub const fn new(major: u32, minor: u32) -> Self {
-        Self {
-            major,
-            minor,
-            patch: None,
-        }
-    }
-
     fn key(&self) -> (u32, u32, u32) {
         (self.major, self.minor, self.patch.unwrap_or(0))
     }

@@ -664,6 +664,15 @@ impl Entry {
         self.breaking == Some(true)
     }
 
+    /// The replacement with its availability, e.g. `totalIssueWeight (since 16.2)`.
+    pub fn replacement_text(&self) -> Option<String> {
+        let r = self.replacement.as_deref()?;
+        Some(match self.replacement_available_in {
+            Some(v) => format!("{r} (since {v})"),
+            None => r.to_string(),
+        })
+    }
+
     /// Every literal of every pattern, without repeats, in pattern order.
     pub fn literals(&self) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();

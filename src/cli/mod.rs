@@ -55,15 +55,9 @@ pub fn load(cli: &Cli) -> Result<Catalog, Failure> {
 }
 
 /// Write to stdout; a closed pipe (`uplint query | head`) is not an error.
+/// Colour for standard output: `--color`, else `NO_COLOR` and whether it is a terminal.
 pub fn use_color_stdout(choice: ColorChoice) -> bool {
-    match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stdout().is_terminal()
-        }
-    }
+    use_color(choice, std::io::stdout().is_terminal())
 }
 
 pub fn print(s: &str) {
@@ -72,14 +66,11 @@ pub fn print(s: &str) {
     let _ = out.flush();
 }
 
-fn use_color(choice: ColorChoice) -> bool {
+fn use_color(choice: ColorChoice, terminal: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stderr().is_terminal()
-        }
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && terminal,
     }
 }
 
@@ -90,7 +81,7 @@ fn report_failure(f: &Failure, color: ColorChoice) {
             let _ = writeln!(err, "error: {msg}");
         }
         Failure::Data(errors) => {
-            let theme = if use_color(color) {
+            let theme = if use_color(color, std::io::stderr().is_terminal()) {
                 miette::GraphicalTheme::unicode()
             } else {
                 miette::GraphicalTheme::unicode_nocolor()

@@ -334,6 +334,7 @@ impl Scanner {
                 result.suppressed += 1;
                 continue;
             }
+            let (source_line, excerpt_column) = src.excerpt(line, column);
             let (status, mut severity, message) = match verdict {
                 Some(v) => v,
                 None => {
@@ -356,10 +357,10 @@ impl Scanner {
                 status,
                 removed_in: entry.removed_in.map(|m| m.to_string()),
                 message,
-                replacement: replacement_text(entry),
+                replacement: entry.replacement_text(),
                 matched: hit.matched,
-                source_line: src.excerpt(line, column).0,
-                excerpt_column: src.excerpt(line, column).1,
+                source_line,
+                excerpt_column,
                 byte_column,
                 end_byte_column,
                 surface: entry.surface.as_str().to_string(),
@@ -411,13 +412,4 @@ impl Scanner {
         }
         result
     }
-}
-
-/// The replacement with its availability, e.g. `totalIssueWeight (since 16.2)`.
-pub fn replacement_text(e: &Entry) -> Option<String> {
-    let r = e.replacement.as_deref()?;
-    Some(match e.replacement_available_in {
-        Some(v) => format!("{r} (since {v})"),
-        None => r.to_string(),
-    })
 }

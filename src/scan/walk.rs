@@ -13,11 +13,6 @@ use super::{Report, Scanner};
 /// How many bytes at the start of a file are checked for a NUL (binary files are skipped).
 const BINARY_PROBE: usize = 8 * 1024;
 
-#[derive(Default)]
-struct Acc {
-    report: Report,
-}
-
 /// The text of a file: UTF-8 (a BOM removed), UTF-16 with a BOM decoded, invalid UTF-8 with
 /// its bad bytes replaced (and a note). `None`: binary.
 pub fn decode(bytes: Vec<u8>) -> Result<(String, Option<String>), ()> {
@@ -72,7 +67,7 @@ pub fn display_path(path: &Path, root: &Path) -> String {
 }
 
 pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
-    let acc = Mutex::new(Acc::default());
+    let acc = Mutex::new(Report::default());
     // Files a CI configuration includes are CI configuration, whatever their name.
     let ci_files: std::collections::BTreeSet<PathBuf> = paths
         .iter()
@@ -129,11 +124,11 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
                 }
             }
             let mut a = acc.lock().unwrap_or_else(|p| p.into_inner());
-            merge(&mut a.report, local);
+            merge(&mut a, local);
             WalkState::Continue
         })
     });
-    let mut report = acc.into_inner().unwrap_or_else(|p| p.into_inner()).report;
+    let mut report = acc.into_inner().unwrap_or_else(|p| p.into_inner());
     report
         .findings
         .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

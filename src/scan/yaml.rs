@@ -72,14 +72,6 @@ impl Doc {
         out
     }
 
-    /// The names of the keys held by a mapping.
-    pub fn siblings(&self, mapping: u32) -> impl Iterator<Item = &str> {
-        self.keys
-            .iter()
-            .filter(move |k| k.mapping == mapping)
-            .map(|k| k.name.as_str())
-    }
-
     /// The value of the key `name` in a mapping.
     pub fn sibling(&self, mapping: u32, name: &str) -> Option<&Key> {
         self.keys

@@ -1,6 +1,6 @@
 //! `uplint explain`: everything about one entry, as text.
 
-use super::{removed_text, replacement_text};
+use super::removed_text;
 use crate::catalog::Entry;
 
 pub fn render(e: &Entry) -> String {
@@ -22,7 +22,7 @@ pub fn render(e: &Entry) -> String {
     if let Some(b) = e.breaking {
         field("breaking", if b { "yes" } else { "no" }.to_string());
     }
-    if let Some(r) = replacement_text(e) {
+    if let Some(r) = e.replacement_text() {
         field("replacement", r);
     }
     if let Some(n) = &e.notes {

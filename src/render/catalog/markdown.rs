@@ -1,6 +1,6 @@
 //! Markdown: a table, for issues and merge-request descriptions.
 
-use super::{removed_text, replacement_text};
+use super::removed_text;
 use crate::catalog::Entry;
 
 fn cell(s: &str) -> String {
@@ -18,7 +18,7 @@ pub fn render(entries: &[&Entry]) -> String {
             e.surface.as_str(),
             e.id,
             cell(&e.title),
-            cell(&replacement_text(e).unwrap_or_else(|| "—".into())),
+            cell(&e.replacement_text().unwrap_or_else(|| "—".into())),
         ));
     }
     out.push_str(&format!("\n{} entries\n", entries.len()));

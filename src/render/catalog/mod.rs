@@ -24,12 +24,3 @@ pub(crate) fn removed_text(e: &Entry) -> String {
         .map(|m| m.to_string())
         .unwrap_or_else(|| "-".to_string())
 }
-
-/// The replacement with its availability, e.g. `totalIssueWeight (since 16.2)`.
-pub(crate) fn replacement_text(e: &Entry) -> Option<String> {
-    let r = e.replacement.as_deref()?;
-    Some(match e.replacement_available_in {
-        Some(v) => format!("{r} (since {v})"),
-        None => r.to_string(),
-    })
-}

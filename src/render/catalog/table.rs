@@ -1,6 +1,6 @@
 //! A plain text table for terminals: one line per entry.
 
-use super::{removed_text, replacement_text};
+use super::removed_text;
 use crate::catalog::Entry;
 
 const REPLACEMENT_WIDTH: usize = 60;
@@ -25,7 +25,7 @@ pub fn render(entries: &[&Entry]) -> String {
                 e.change.as_str().to_string(),
                 e.id.clone(),
                 clip(
-                    &replacement_text(e).unwrap_or_else(|| "-".into()),
+                    &e.replacement_text().unwrap_or_else(|| "-".into()),
                     REPLACEMENT_WIDTH,
                 ),
             ]

@@ -55,7 +55,7 @@ pub fn rules_for(report: &Report, catalog: &Catalog) -> BTreeMap<String, Rule> {
                 surface: e.surface.as_str().to_string(),
                 change: e.change.as_str().to_string(),
                 removed_in: e.removed_in.map(|m| m.to_string()),
-                replacement: crate::scan::replacement_text(e),
+                replacement: e.replacement_text(),
                 notes: e.notes.clone(),
                 breaking: e.is_breaking(),
             },
