@@ -226,7 +226,12 @@ fn call_span(text: &str, at: usize) -> Option<(usize, usize)> {
 /// The statement of a URL at `at` and the method it shows: the call expression in code (or,
 /// when the URL is assigned to a variable, the call that uses the variable in the lines after),
 /// the task in YAML, the command line elsewhere.
-fn statement(text: &str, at: usize, kind: crate::catalog::FileKind) -> (&str, Option<Method>) {
+fn statement(
+    text: &str,
+    at: usize,
+    kind: crate::catalog::FileKind,
+    block: bool,
+) -> (&str, Option<Method>) {
     use crate::catalog::FileKind;
     let near = context(text, at, 0);
     match kind {
@@ -272,7 +277,9 @@ fn statement(text: &str, at: usize, kind: crate::catalog::FileKind) -> (&str, Op
                 .or_else(|| chain.and_then(method_in));
             (chain.filter(|_| span.is_none()).unwrap_or(stmt), method)
         }
-        FileKind::Yaml | FileKind::Helm | FileKind::Ci => {
+        FileKind::Yaml | FileKind::Helm | FileKind::Ci | FileKind::Shell
+            if block || kind != FileKind::Shell =>
+        {
             let stmt = context(text, at, 3);
             (stmt, method_in(near).or_else(|| method_in(stmt)))
         }
@@ -369,6 +376,8 @@ pub fn method_in(ctx: &str) -> Option<Method> {
             format!("method: '{name}'"),
             format!("method=\"{name}\""),
             format!("method='{name}'"),
+            format!("method = \"{name}\""),
+            format!("method = '{name}'"),
             format!("\"method\": \"{name}\""),
             format!("(\"{name}\""),
             format!("('{name}'"),
@@ -454,6 +463,10 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
     let needs_api = api == RestApi::V4 && !distinctive(template);
     // A file that spells out the API base (`BASE = ".../api/v4"`) shows the API for its paths.
     let file_api = text.contains("/api/v4") || text.contains("CI_API_V4_URL");
+    // Terraform/HCL: a request is a block (`url = …` and `method = …` on their own lines).
+    let hcl = [".tf", ".tfvars", ".hcl"]
+        .iter()
+        .any(|e| ctx.src.path.ends_with(e));
     let mut out: Vec<Call> = Vec::new();
     let mut push = |start: usize, end: usize, url: &Url| {
         // Cheapest checks first: the path, then overlap, then comments.
@@ -467,7 +480,7 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
         {
             return;
         }
-        let (stmt, method) = statement(text, start, kind);
+        let (stmt, method) = statement(text, start, kind, hcl);
         out.push(Call {
             start,
             end,
@@ -637,6 +650,9 @@ mod tests {
             Some(Method::Post)
         );
         assert_eq!(method_in("    method: POST"), Some(Method::Post));
+        assert_eq!(method_in("  method = \"PUT\""), Some(Method::Put));
+        assert_eq!(method_in("wget --post-data=x u"), Some(Method::Post));
+        assert_eq!(method_in("wget -q -O- u"), Some(Method::Get));
         assert_eq!(method_in("url = base + path"), None);
     }
 }
