@@ -92,6 +92,12 @@ fn string_literals(ctx: &FileCtx) -> Vec<(usize, usize, bool)> {
     out
 }
 
+/// Does `hay` contain `needle` (lowercase ASCII) in any case? No copy of the text is made.
+fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
 /// The documents of a file.
 pub fn documents(ctx: &FileCtx) -> Vec<Doc> {
     let text = ctx.src.text;
@@ -101,7 +107,8 @@ pub fn documents(ctx: &FileCtx) -> Vec<Doc> {
         }
         return vec![parse_at(text, 0, text.len())];
     }
-    let mentions_graphql = text.to_ascii_lowercase().contains("graphql") || text.contains("gql");
+    let mentions_graphql =
+        contains_ignore_case(text.as_bytes(), b"graphql") || text.contains("gql");
     let mut docs = Vec::new();
     for (start, end, template) in string_literals(ctx) {
         let content = &text[start..end];

@@ -342,6 +342,38 @@ fn method_word(w: &str) -> Option<Method> {
     Method::parse(w)
 }
 
+/// How code spells each method in a call, lowercased; built once.
+fn method_forms() -> &'static [(Method, Vec<String>)] {
+    static FORMS: std::sync::OnceLock<Vec<(Method, Vec<String>)>> = std::sync::OnceLock::new();
+    FORMS.get_or_init(|| {
+        Method::ALL
+            .iter()
+            .map(|&m| {
+                let name = m.as_str().to_ascii_lowercase();
+                let forms = [
+                    format!(".{name}("),
+                    format!(".{name}async("),
+                    format!("_{name}("),
+                    format!("::{name}"),
+                    format!("method{name}"),
+                    format!("httpmethod.{name}"),
+                    format!("method: {name}"),
+                    format!("method: \"{name}\""),
+                    format!("method: '{name}'"),
+                    format!("method=\"{name}\""),
+                    format!("method='{name}'"),
+                    format!("method = \"{name}\""),
+                    format!("method = '{name}'"),
+                    format!("\"method\": \"{name}\""),
+                    format!("(\"{name}\""),
+                    format!("('{name}'"),
+                ];
+                (m, forms.to_vec())
+            })
+            .collect()
+    })
+}
+
 /// The HTTP method a statement uses, if it shows one.
 pub fn method_in(ctx: &str) -> Option<Method> {
     let words: Vec<&str> = ctx.split_whitespace().collect();
@@ -362,29 +394,9 @@ pub fn method_in(ctx: &str) -> Option<Method> {
     let lower = ctx.to_ascii_lowercase();
     // Calls of HTTP clients in code: requests.post(, .put(, http_post(, HTTParty.delete(,
     // Net::HTTP::Post, http.MethodPost, HttpMethod.Post.
-    for m in Method::ALL {
-        let name = m.as_str().to_ascii_lowercase();
-        for form in [
-            format!(".{name}("),
-            format!(".{name}async("),
-            format!("_{name}("),
-            format!("::{name}"),
-            format!("method{name}"),
-            format!("httpmethod.{name}"),
-            format!("method: {name}"),
-            format!("method: \"{name}\""),
-            format!("method: '{name}'"),
-            format!("method=\"{name}\""),
-            format!("method='{name}'"),
-            format!("method = \"{name}\""),
-            format!("method = '{name}'"),
-            format!("\"method\": \"{name}\""),
-            format!("(\"{name}\""),
-            format!("('{name}'"),
-        ] {
-            if lower.contains(&form) {
-                return Some(m);
-            }
+    for (m, forms) in method_forms() {
+        if forms.iter().any(|f| lower.contains(f.as_str())) {
+            return Some(*m);
         }
     }
     // httpie: `http POST url`.
