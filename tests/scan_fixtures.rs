@@ -297,7 +297,7 @@ fn diff(expected: &[Place], got: &[Place]) -> Vec<String> {
 
 /// The identifier that starts at `column` (1-based) of `line`, if one does.
 fn word_at(line: &str, column: usize) -> Option<&str> {
-    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
     let start = line.char_indices().nth(column - 1)?.0;
     let before = line[..start].chars().next_back();
     if before.is_some_and(is_word) {
