@@ -314,25 +314,24 @@ fn source_line(tree: &Path, p: &Place) -> Option<String> {
     text.lines().nth(p.line - 1).map(str::to_string)
 }
 
-/// Every check of one tree against its markers; the failures, one line each.
-fn check_tree(tree: &Path, marks: &Marks, expected_ids: &BTreeSet<String>) -> Vec<String> {
-    let report = scan_json(tree);
-    let got = found(&report);
-    let mut out: Vec<String> = marks.malformed.iter().map(|m| format!("  {m}")).collect();
-    out.extend(diff(&marks.expect, &got));
-    for p in &marks.expect {
-        let line = source_line(tree, p).unwrap_or_default();
-        let end = marker(&line).map_or(line.len(), |(i, _)| i);
-        if line[..end].chars().count() < p.column {
-            out.push(format!(
-                "  marker past the end of the code on its line: {p}"
-            ));
-        }
-    }
+/// The code of a marked place's line: the line without its marker comment.
+fn code_line(tree: &Path, p: &Place) -> String {
+    let line = source_line(tree, p).unwrap_or_default();
+    let end = marker(&line).map_or(line.len(), |(i, _)| i);
+    line[..end].to_string()
+}
+
+/// Look-alikes: on a word, not reported, and of an entry that some fixture does find.
+fn check_lookalikes(
+    tree: &Path,
+    marks: &Marks,
+    got: &[Place],
+    expected_ids: &BTreeSet<String>,
+) -> Vec<String> {
+    let mut out = Vec::new();
     for p in &marks.lookalike {
-        let line = source_line(tree, p).unwrap_or_default();
-        let end = marker(&line).map_or(line.len(), |(i, _)| i);
-        match word_at(&line[..end], p.column) {
+        let code = code_line(tree, p);
+        match word_at(&code, p.column) {
             None => out.push(format!("  lookalike marker not on a word: {p}")),
             Some(word) => {
                 if got
@@ -348,9 +347,14 @@ fn check_tree(tree: &Path, marks: &Marks, expected_ids: &BTreeSet<String>) -> Ve
             out.push(format!("  lookalike of an entry no fixture expects: {p}"));
         }
     }
-    let errors = report["errors"].as_array().unwrap();
+    out
+}
+
+/// The problems the scan lists (files it could not read or parse) against `problem:` markers.
+fn check_problems(marks: &Marks, report: &Value) -> Vec<String> {
+    let mut out = Vec::new();
     let mut used = vec![false; marks.problem.len()];
-    for e in errors {
+    for e in report["errors"].as_array().unwrap() {
         let (path, message) = (e["path"].as_str().unwrap(), e["message"].as_str().unwrap());
         match marks
             .problem
@@ -366,6 +370,24 @@ fn check_tree(tree: &Path, marks: &Marks, expected_ids: &BTreeSet<String>) -> Ve
             out.push(format!("  problem marked, not listed: {path}: {text}"));
         }
     }
+    out
+}
+
+/// Every check of one tree against its markers; the failures, one line each.
+fn check_tree(tree: &Path, marks: &Marks, expected_ids: &BTreeSet<String>) -> Vec<String> {
+    let report = scan_json(tree);
+    let got = found(&report);
+    let mut out: Vec<String> = marks.malformed.iter().map(|m| format!("  {m}")).collect();
+    out.extend(diff(&marks.expect, &got));
+    for p in &marks.expect {
+        if code_line(tree, p).chars().count() < p.column {
+            out.push(format!(
+                "  marker past the end of the code on its line: {p}"
+            ));
+        }
+    }
+    out.extend(check_lookalikes(tree, marks, &got, expected_ids));
+    out.extend(check_problems(marks, &report));
     out
 }
 
