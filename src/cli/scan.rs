@@ -128,7 +128,9 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     let report = scanner.scan_paths(&a.paths, &root);
     let elapsed = started.elapsed();
 
-    let to_terminal = a.output.is_none();
+    // `--output -` is standard output.
+    let output = a.output.as_deref().filter(|p| *p != Path::new("-"));
+    let to_terminal = output.is_none();
     let mut ctx = render::Context {
         target: target.to_string(),
         current: current.map(|c| c.to_string()),
@@ -142,19 +144,17 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     // Every extra report first, so a failure to write one is known before the main output.
     for (format, path) in &a.report {
         let out = render_as(*format, &report, &ctx);
-        write_atomically(path, &out).map_err(Failure::Usage)?;
+        write_file(path, &out)?;
     }
     ctx.color = to_terminal && use_color_stdout(cli.color);
-    match (&a.output, a.format) {
+    match (output, a.format) {
         // The largest report, streamed: memory stays flat however many findings there are.
         (None, ScanFormat::Json) => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             // A closed pipe (`| head`) is not an error.
             let _ = render::json_to(&report, &ctx, &mut out).and_then(|()| out.flush());
         }
-        (Some(path), format) => {
-            write_atomically(path, &render_as(format, &report, &ctx)).map_err(Failure::Usage)?
-        }
+        (Some(path), format) => write_file(path, &render_as(format, &report, &ctx))?,
         (None, format) => print(&render_as(format, &report, &ctx)),
     }
 
@@ -199,26 +199,8 @@ fn timeline(cat: &Catalog, current: Option<ServiceVersion>) -> Vec<String> {
     milestones.iter().map(|m| m.to_string()).collect()
 }
 
-/// Write through a temporary file beside the target and rename it: a reader never sees a
-/// half-written report, and a failed write leaves the old file.
-pub fn write_atomically(path: &Path, content: &str) -> Result<(), String> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.uplint-tmp-{}", std::process::id()));
-    let result = std::fs::File::create(&tmp)
-        .and_then(|mut f| {
-            f.write_all(content.as_bytes())?;
-            f.sync_all()
-        })
-        .and_then(|()| std::fs::rename(&tmp, path));
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}: {e}", path.display())
-    })
+/// Write an output file (`-` is standard output) without damaging what is there.
+fn write_file(path: &Path, content: &str) -> Result<(), Failure> {
+    uplint::output::write_output(path, |w| w.write_all(content.as_bytes()))
+        .map_err(|e| Failure::Usage(e.to_string()))
 }

@@ -1,0 +1,207 @@
+//! Issue #10: a scanned repository cannot make uplint print files from outside it, and writing
+//! an output never damages what it writes to.
+#![cfg(unix)]
+
+use std::fs;
+use std::os::unix::fs::{FileTypeExt, PermissionsExt, symlink};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Output};
+
+const CANARY: &str = "uplint-canary-7f3a9c-secret";
+
+fn uplint_command(dir: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_uplint"));
+    c.current_dir(dir).args(args).env("UPLINT_CANARY", CANARY);
+    c
+}
+
+fn uplint(dir: &Path, args: &[&str]) -> Output {
+    uplint_command(dir, args).output().unwrap()
+}
+
+fn write(dir: &Path, rel: &str, text: &str) {
+    let p = dir.join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, text).unwrap();
+}
+
+/// A repository with one finding: `runnerRegistrationToken` is removed in 18.0.
+fn repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "values.yaml", "runnerRegistrationToken: x\n");
+    dir
+}
+
+const SCAN: [&str; 6] = [
+    "scan",
+    "--no-config",
+    "--target",
+    "18.0",
+    "--format",
+    "concise",
+];
+
+fn scan_to(dir: &Path, output: &str) -> Output {
+    let mut args = SCAN.to_vec();
+    args.extend(["--output", output]);
+    uplint(dir, &args)
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn leftovers(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("uplint-tmp"))
+        .collect()
+}
+
+fn mkfifo(path: &Path) {
+    assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
+}
+
+/// Are we root? A file we create belongs to our user.
+fn is_root(dir: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(dir).unwrap().uid() == 0
+}
+
+const REPORT_LINE: &str = "values.yaml:1:1: error helm-runner-registration-token";
+
+// --- Writing outputs ----------------------------------------------------------------------
+
+#[test]
+fn output_to_a_fifo_read_by_another_process() {
+    let dir = repo();
+    let fifo = dir.path().join("report.pipe");
+    mkfifo(&fifo);
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
+    };
+    let o = scan_to(dir.path(), "report.pipe");
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(reader.join().unwrap().contains(REPORT_LINE));
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    assert!(leftovers(dir.path()).is_empty());
+}
+
+#[test]
+fn output_through_a_symlink() {
+    let dir = repo();
+    fs::create_dir(dir.path().join("reports")).unwrap();
+    write(dir.path(), "reports/latest.txt", "old\n");
+    symlink("reports/latest.txt", dir.path().join("report.txt")).unwrap();
+    let o = scan_to(dir.path(), "report.txt");
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let link = dir.path().join("report.txt");
+    assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
+    let got = fs::read_to_string(dir.path().join("reports/latest.txt")).unwrap();
+    assert!(got.contains(REPORT_LINE), "{got}");
+    assert!(leftovers(dir.path()).is_empty() && leftovers(&dir.path().join("reports")).is_empty());
+}
+
+#[test]
+fn output_to_a_private_file_keeps_its_mode() {
+    let dir = repo();
+    let p = dir.path().join("report.txt");
+    fs::write(&p, "old\n").unwrap();
+    fs::set_permissions(&p, fs::Permissions::from_mode(0o600)).unwrap();
+    let o = scan_to(dir.path(), "report.txt");
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert_eq!(
+        fs::metadata(&p).unwrap().permissions().mode() & 0o7777,
+        0o600
+    );
+    assert!(fs::read_to_string(&p).unwrap().contains(REPORT_LINE));
+    assert!(leftovers(dir.path()).is_empty());
+}
+
+#[test]
+fn output_dash_is_standard_output() {
+    let dir = repo();
+    let o = scan_to(dir.path(), "-");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(REPORT_LINE));
+    assert!(!dir.path().join("-").exists());
+    let mut args = SCAN.to_vec();
+    args.extend(["--report", "json=-", "--output", "out.txt"]);
+    let o = uplint(dir.path(), &args);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["summary"]["findings"], 1);
+}
+
+#[test]
+fn output_in_a_missing_directory() {
+    let dir = repo();
+    let o = scan_to(dir.path(), "no/such/dir/report.txt");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("cannot write no/such/dir/report.txt: directory no/such/dir does not exist"),
+        "{err}"
+    );
+    assert!(!dir.path().join("no").exists());
+}
+
+#[test]
+fn output_in_a_read_only_directory() {
+    let dir = repo();
+    // The child may run as an unprivileged user: the tree must be readable to it.
+    fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let ro = dir.path().join("ro");
+    fs::create_dir(&ro).unwrap();
+    fs::write(ro.join("report.txt"), "old\n").unwrap();
+    fs::set_permissions(ro.join("report.txt"), fs::Permissions::from_mode(0o666)).unwrap();
+    fs::set_permissions(&ro, fs::Permissions::from_mode(0o555)).unwrap();
+    let mut args = SCAN.to_vec();
+    args.extend(["--output", "ro/report.txt"]);
+    let mut cmd = uplint_command(dir.path(), &args);
+    if is_root(dir.path()) {
+        // Root writes anywhere: run as nobody, for whom the directory is read-only.
+        cmd.uid(65534).gid(65534);
+    }
+    let o = cmd.output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("error: cannot write ro/report.txt: cannot create a temporary file in ro:"),
+        "{err}"
+    );
+    assert!(err.contains("ermission denied"), "{err}");
+    assert_eq!(fs::read_to_string(ro.join("report.txt")).unwrap(), "old\n");
+    assert!(leftovers(&ro).is_empty());
+    fs::set_permissions(&ro, fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn output_to_a_character_device_leaves_it_a_device() {
+    let dir = repo();
+    if !is_root(dir.path()) {
+        eprintln!("note: not root, cannot make a device node: character-device case skipped");
+        return;
+    }
+    // A null device of our own (major 1, minor 3), never the machine's /dev/null.
+    let dev = dir.path().join("null");
+    let made = Command::new("mknod")
+        .args([dev.to_str().unwrap(), "c", "1", "3"])
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for _ in 0..2 {
+        let o = scan_to(dir.path(), "null");
+        assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+        let meta = fs::symlink_metadata(&dev).unwrap();
+        assert!(meta.file_type().is_char_device(), "{meta:?}");
+    }
+    assert!(leftovers(dir.path()).is_empty());
+}
