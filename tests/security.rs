@@ -76,6 +76,149 @@ fn is_root(dir: &Path) -> bool {
 
 const REPORT_LINE: &str = "values.yaml:1:1: error helm-runner-registration-token";
 
+// --- Configuration from the repository is confined to it ---------------------------------
+
+fn refused(dir: &Path, config: &str, what: &str) {
+    write(dir, ".uplint.yml", config);
+    let o = uplint(dir, &["scan"]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{config}: {out}");
+    assert!(out.contains("`data`"), "names the setting: {out}");
+    assert!(out.contains(what), "names the path `{what}`: {out}");
+    assert!(
+        !out.contains(CANARY),
+        "{config}: the environment leaked: {out}"
+    );
+    assert!(
+        !out.contains("root:"),
+        "{config}: /etc/passwd leaked: {out}"
+    );
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn a_configuration_cannot_name_the_environment_of_the_process() {
+    let dir = repo();
+    refused(
+        dir.path(),
+        "data: [/proc/self/environ]\n",
+        "/proc/self/environ",
+    );
+    refused(
+        dir.path(),
+        "data:\n  - ../../../../../../proc/self/environ\n",
+        "../../../../../../proc/self/environ",
+    );
+}
+
+#[test]
+fn a_configuration_cannot_name_an_absolute_path_or_leave_its_tree() {
+    let dir = repo();
+    refused(dir.path(), "data: [/etc/passwd]\n", "/etc/passwd");
+    let outside = tempfile::tempdir().unwrap();
+    write(outside.path(), "x.yml", &format!("secret: {CANARY}\n"));
+    let nested = dir.path().join("sub");
+    fs::create_dir(&nested).unwrap();
+    let rel = format!("../{}/x.yml", outside.path().display());
+    refused(dir.path(), "data: [../x]\n", "../x");
+    refused(
+        dir.path(),
+        &format!("data: [\"{}\"]\n", outside.path().join("x.yml").display()),
+        "x.yml",
+    );
+    refused(dir.path(), &format!("data: [\"{rel}\"]\n"), "x.yml");
+}
+
+#[test]
+fn a_configuration_cannot_reach_out_through_a_symlink() {
+    let dir = repo();
+    let outside = tempfile::tempdir().unwrap();
+    write(outside.path(), "secret.yml", &format!("token: {CANARY}\n"));
+    symlink(
+        outside.path().join("secret.yml"),
+        dir.path().join("data.yml"),
+    )
+    .unwrap();
+    refused(dir.path(), "data: [data.yml]\n", "data.yml");
+    // A directory inside whose files point out.
+    fs::create_dir(dir.path().join("deprecations")).unwrap();
+    symlink(
+        outside.path().join("secret.yml"),
+        dir.path().join("deprecations/x.yml"),
+    )
+    .unwrap();
+    refused(dir.path(), "data: [deprecations]\n", "deprecations");
+    // A directory that is itself a link out.
+    symlink(outside.path(), dir.path().join("linked")).unwrap();
+    refused(dir.path(), "data: [linked]\n", "linked");
+    // The configuration file itself as a link out.
+    fs::remove_file(dir.path().join(".uplint.yml")).unwrap();
+    symlink("/proc/self/environ", dir.path().join(".uplint.yml")).unwrap();
+    let o = uplint(dir.path(), &["scan"]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(
+        out.contains(".uplint.yml") && !out.contains(CANARY),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_configuration_cannot_name_a_fifo_or_a_huge_file() {
+    let dir = repo();
+    let fifo = dir.path().join("pipe.yml");
+    mkfifo(&fifo);
+    refused(dir.path(), "data: [pipe.yml]\n", "pipe.yml");
+    let big = fs::File::create(dir.path().join("big.yml")).unwrap();
+    big.set_len(64 * 1024 * 1024).unwrap();
+    refused(dir.path(), "data: [big.yml]\n", "big.yml");
+}
+
+#[test]
+fn data_inside_the_tree_still_loads_and_shows_its_snippets() {
+    let dir = repo();
+    write(
+        dir.path(),
+        "deprecations/in-house.yml",
+        "schema_version: 1\nentries:\n  - id: in-house-thing\n    titel: x\n",
+    );
+    symlink("deprecations", dir.path().join("linked")).unwrap();
+    write(dir.path(), ".uplint.yml", "data: [linked]\n");
+    let o = uplint(dir.path(), &["scan"]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(out.contains("linked/in-house.yml"), "{out}");
+    assert!(
+        out.contains("titel: x"),
+        "the snippet of a project file: {out}"
+    );
+}
+
+#[test]
+fn the_command_line_is_not_confined() {
+    let dir = repo();
+    let outside = tempfile::tempdir().unwrap();
+    write(
+        outside.path(),
+        "x.yml",
+        "schema_version: 1\nentries:\n  - id: outside-thing\n    titel: shown\n",
+    );
+    let data = outside.path().join("x.yml");
+    let o = uplint(
+        dir.path(),
+        &["scan", "--no-config", "--data", data.to_str().unwrap()],
+    );
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(out.contains("titel: shown"), "{out}");
+    write(outside.path(), "cfg.yml", "target: \"17.x\"\n");
+    let config = outside.path().join("cfg.yml");
+    let o = uplint(dir.path(), &["scan", "--config", config.to_str().unwrap()]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(out.contains("target: \"17.x\""), "{out}");
+}
+
 // --- Writing outputs ----------------------------------------------------------------------
 
 #[test]

@@ -137,6 +137,19 @@ impl Diagnostic for DataError {
     }
 }
 
+/// A version on the command line that is no service version; the message lists the versions
+/// the data names.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error(
+    "invalid value `{value}` for {flag}: expected a service version such as `17.0`\n  versions in the data: {}",
+    known.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+)]
+pub struct InvalidVersion {
+    pub flag: String,
+    pub value: String,
+    pub known: Vec<crate::version::ServiceVersion>,
+}
+
 /// All the problems found while loading data; nothing was loaded.
 #[derive(Debug, Clone)]
 pub struct DataErrors(pub Vec<DataError>);
