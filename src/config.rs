@@ -460,3 +460,47 @@ mod confine {
         Ok(text)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_command_line_is_layered_over_the_file() {
+        let v = |s: &str| s.parse::<ServiceVersion>().ok();
+        let mut file = Settings {
+            target: v("17.0"),
+            current: v("16.5"),
+            api_v5: Some(true),
+            select: strings(&["ci"]),
+            ignore: strings(&["helm"]),
+            exclude: strings(&["vendor/**"]),
+            fail_on: Some(FailOn::Warning),
+            ..Settings::default()
+        };
+        let cli = Settings {
+            target: v("18.0"),
+            api_v5: Some(false),
+            ignore: strings(&["ci-job-jwt"]),
+            exclude: strings(&["tmp/**"]),
+            ..Settings::default()
+        };
+        file.update(&cli);
+        assert_eq!(file.target, v("18.0"));
+        assert_eq!(file.current, v("16.5"), "kept: the command line gives none");
+        assert_eq!(file.api_v5, Some(false));
+        assert_eq!(file.select, ["ci"], "an empty --select keeps the file's");
+        assert_eq!(file.ignore, ["ci-job-jwt", "helm"]);
+        assert_eq!(file.exclude, ["tmp/**", "vendor/**"]);
+        assert_eq!(file.fail_on, Some(FailOn::Warning));
+        file.update(&Settings {
+            select: strings(&["helm"]),
+            ..Settings::default()
+        });
+        assert_eq!(file.select, ["helm"], "a --select replaces the file's");
+    }
+}

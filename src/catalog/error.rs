@@ -1,5 +1,9 @@
 //! Diagnostics for data files: every error names the file, line and column, shows the source
 //! snippet and says what would be right.
+//!
+//! A snippet shows the text the error was made from. Only the built-in data, files named on the
+//! command line and files a configuration names inside its own tree (see `config`) are ever read,
+//! so a snippet never shows a file from outside the project.
 
 use std::fmt;
 use std::sync::Arc;
