@@ -339,7 +339,7 @@ mod confine {
         Outside(PathBuf),
         #[error("{} is not a regular file", .0.display())]
         NotAFile(PathBuf),
-        #[error("{} is larger than {MAX_FILE_SIZE} bytes", .0.display())]
+        #[error("{} is larger than {} MiB", .0.display(), MAX_FILE_SIZE >> 20)]
         TooLarge(PathBuf),
         #[error("it cannot be read ({0})")]
         Unreadable(io::ErrorKind),

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// A writer callback: writes the whole content to the stream it is given.
-pub type WriteFn<'a> = &'a mut dyn FnMut(&mut dyn Write) -> io::Result<()>;
+type WriteFn<'a> = &'a mut dyn FnMut(&mut dyn Write) -> io::Result<()>;
 
 /// Why an output could not be written. Each message starts with `cannot write PATH`.
 #[derive(Debug, thiserror::Error)]

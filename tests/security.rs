@@ -172,6 +172,14 @@ fn a_configuration_cannot_name_a_fifo_or_a_huge_file() {
     let big = fs::File::create(dir.path().join("big.yml")).unwrap();
     big.set_len(64 * 1024 * 1024).unwrap();
     refused(dir.path(), "data: [big.yml]\n", "big.yml");
+    // The configuration file itself.
+    fs::remove_file(dir.path().join(".uplint.yml")).unwrap();
+    fs::rename(dir.path().join("big.yml"), dir.path().join(".uplint.yml")).unwrap();
+    let o = uplint(dir.path(), &["scan"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("configuration file refused"), "{err}");
+    assert!(err.contains("16 MiB"), "{err}");
 }
 
 #[test]
@@ -195,7 +203,7 @@ fn data_inside_the_tree_still_loads_and_shows_its_snippets() {
 }
 
 #[test]
-fn the_command_line_is_not_confined() {
+fn paths_on_the_command_line_are_not_confined() {
     let dir = repo();
     let outside = tempfile::tempdir().unwrap();
     write(
@@ -217,6 +225,16 @@ fn the_command_line_is_not_confined() {
     let out = text(&o);
     assert_eq!(o.status.code(), Some(2), "{out}");
     assert!(out.contains("target: \"17.x\""), "{out}");
+    // What a configuration file names stays inside its tree, wherever the file is.
+    write(outside.path(), "cfg.yml", "data: [/proc/self/environ]\n");
+    let o = uplint(dir.path(), &["scan", "--config", config.to_str().unwrap()]);
+    let out = text(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}");
+    assert!(
+        out.contains("`data` path `/proc/self/environ` is refused"),
+        "{out}"
+    );
+    assert!(!out.contains(CANARY), "{out}");
 }
 
 // --- Writing outputs ----------------------------------------------------------------------
