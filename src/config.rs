@@ -28,6 +28,10 @@ use crate::version::ServiceVersion;
 /// The names uplint looks for, in this order, in each directory up from the scanned path.
 pub const FILE_NAMES: [&str; 2] = [".uplint.yml", ".uplint.yaml"];
 
+/// The largest configuration file read when found in the scanned tree, and the largest data
+/// file a configuration file may name.
+pub const MAX_FILE_SIZE: u64 = 16 * 1024 * 1024;
+
 type S = Spanned<String>;
 
 #[derive(Deserialize)]
@@ -45,27 +49,69 @@ struct Raw {
     fail_on: Option<S>,
 }
 
-/// When findings make `uplint scan` exit with status 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// When findings make `uplint scan` exit with status 1 (`fail-on:`, `--fail-on`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum FailOn {
+    #[default]
     Error,
     Warning,
     Never,
 }
 
-/// A loaded configuration file.
-pub struct Config {
-    pub path: PathBuf,
+/// The settings of a scan, from one source: the configuration file or the command line.
+/// [`Settings::update`] layers one source over another.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
     pub target: Option<ServiceVersion>,
     pub current: Option<ServiceVersion>,
     pub min_version: Option<ServiceVersion>,
-    pub api_v5: bool,
+    pub api_v5: Option<bool>,
     pub select: Vec<String>,
     pub ignore: Vec<String>,
     pub per_path_ignores: Vec<(String, Vec<String>)>,
     pub exclude: Vec<String>,
-    pub data: Vec<PathBuf>,
     pub fail_on: Option<FailOn>,
+}
+
+impl Settings {
+    /// Layer `over` (the command line) over these settings (the file): each value it gives
+    /// wins, its `select` replaces when not empty, and its ignores and excludes come first and
+    /// add up with these.
+    pub fn update(&mut self, over: &Settings) {
+        fn before(first: &[String], then: &mut Vec<String>) {
+            then.splice(0..0, first.iter().cloned());
+        }
+        self.target = over.target.or(self.target);
+        self.current = over.current.or(self.current);
+        self.min_version = over.min_version.or(self.min_version);
+        self.api_v5 = over.api_v5.or(self.api_v5);
+        if !over.select.is_empty() {
+            self.select.clone_from(&over.select);
+        }
+        before(&over.ignore, &mut self.ignore);
+        before(&over.exclude, &mut self.exclude);
+        self.per_path_ignores
+            .splice(0..0, over.per_path_ignores.iter().cloned());
+        self.fail_on = over.fail_on.or(self.fail_on);
+    }
+}
+
+/// Where a configuration file came from, which decides what it may name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Found in or above the scanned tree: the file must lie in the directory it was found
+    /// in (after resolving links), be a regular file and not be larger than [`MAX_FILE_SIZE`].
+    Found,
+    /// Named with `--config`: the user's choice, read wherever it is.
+    CommandLine,
+}
+
+/// A loaded configuration file.
+pub struct Config {
+    pub path: PathBuf,
+    pub settings: Settings,
+    /// The data files it names, each checked to lie inside the directory tree of the file.
+    pub data: Vec<PathBuf>,
     raw: Raw,
     text: Arc<str>,
 }
@@ -96,99 +142,128 @@ fn err(name: &str, text: &Arc<str>, s: &S, message: String, help: &str) -> DataE
     DataError::at(name, text, o, l.max(1), message).with_help(help)
 }
 
-impl Config {
-    pub fn load(path: &Path) -> Result<Config, Vec<DataError>> {
-        let name = path.display().to_string();
-        let text: Arc<str> = match std::fs::read_to_string(path) {
-            Ok(t) => Arc::from(t),
-            Err(e) => {
-                return Err(vec![DataError::file(
-                    &name,
-                    format!("cannot read configuration: {e}"),
-                )]);
+/// Collects the problems of one configuration file.
+struct Checker<'a> {
+    name: &'a str,
+    text: &'a Arc<str>,
+    errors: Vec<DataError>,
+}
+
+impl Checker<'_> {
+    fn push(&mut self, s: &S, message: String, help: &str) {
+        self.errors
+            .push(err(self.name, self.text, s, message, help));
+    }
+
+    fn version(&mut self, s: &Option<S>, field: &str) -> Option<ServiceVersion> {
+        let s = s.as_ref()?;
+        let parsed = s.value.parse().ok();
+        if parsed.is_none() {
+            self.push(
+                s,
+                format!("`{}` is not a valid version for `{field}`", s.value),
+                "write a service version such as \"17.0\" (quoted, so YAML keeps it a string)",
+            );
+        }
+        parsed
+    }
+
+    fn api_v5(&mut self, s: &Option<S>) -> Option<bool> {
+        let s = s.as_ref()?;
+        match s.value.as_str() {
+            "v5" => Some(true),
+            "v4" => Some(false),
+            _ => {
+                self.push(s, format!("unknown api `{}`", s.value), "expected v4 or v5");
+                None
             }
-        };
-        let raw: Raw = if text.trim().is_empty() {
-            serde_saphyr::from_str("{}")
-                .map_err(|e| vec![crate::catalog::error::yaml_error(&name, &text, &e)])?
-        } else {
-            serde_saphyr::from_str(&text)
-                .map_err(|e| vec![crate::catalog::error::yaml_error(&name, &text, &e)])?
-        };
-        let mut errors = Vec::new();
-        let mut version = |s: &Option<S>, field: &str| -> Option<ServiceVersion> {
-            let s = s.as_ref()?;
-            match s.value.parse() {
-                Ok(v) => Some(v),
-                Err(_) => {
-                    errors.push(err(
-                        &name,
-                        &text,
-                        s,
-                        format!("`{}` is not a valid version for `{field}`", s.value),
-                        "write a service version such as \"17.0\" (quoted, so YAML keeps it a string)",
-                    ));
-                    None
-                }
-            }
-        };
-        let target = version(&raw.target, "target");
-        let current = version(&raw.current, "current");
-        let min_version = version(&raw.min_version, "min-version");
-        let api_v5 = match &raw.api {
-            None => false,
-            Some(s) if s.value == "v5" => true,
-            Some(s) if s.value == "v4" => false,
-            Some(s) => {
-                errors.push(err(
-                    &name,
-                    &text,
-                    s,
-                    format!("unknown api `{}`", s.value),
-                    "expected v4 or v5",
-                ));
-                false
-            }
-        };
-        let fail_on = match &raw.fail_on {
-            None => None,
-            Some(s) => match s.value.as_str() {
-                "error" => Some(FailOn::Error),
-                "warning" => Some(FailOn::Warning),
-                "never" => Some(FailOn::Never),
-                _ => {
-                    errors.push(err(
-                        &name,
-                        &text,
-                        s,
-                        format!("unknown fail-on `{}`", s.value),
-                        "expected error, warning or never",
-                    ));
-                    None
-                }
-            },
-        };
-        for s in raw.exclude.iter().flatten() {
+        }
+    }
+
+    fn fail_on(&mut self, s: &Option<S>) -> Option<FailOn> {
+        let s = s.as_ref()?;
+        let parsed = <FailOn as clap::ValueEnum>::from_str(&s.value, false).ok();
+        if parsed.is_none() {
+            self.push(
+                s,
+                format!("unknown fail-on `{}`", s.value),
+                "expected error, warning or never",
+            );
+        }
+        parsed
+    }
+
+    fn globs(&mut self, list: &Option<Vec<S>>) -> Vec<String> {
+        for s in list.iter().flatten() {
             if let Err(e) = globset::Glob::new(&s.value) {
-                errors.push(err(
-                    &name,
-                    &text,
+                self.push(
                     s,
                     format!("invalid glob `{}`: {e}", s.value),
                     "a glob such as `vendor/**`",
-                ));
+                );
             }
         }
-        let base = path.parent().unwrap_or(Path::new("."));
-        let strings = |v: &Option<Vec<S>>| -> Vec<String> {
-            v.iter().flatten().map(|s| s.value.clone()).collect()
+        strings(list)
+    }
+
+    /// The data files the `data` setting names, each inside the tree of `dir`.
+    fn data(&mut self, list: &Option<Vec<S>>, dir: &Path) -> Vec<PathBuf> {
+        let mut files = Vec::new();
+        let shown_dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
         };
-        let config = Config {
-            path: path.to_path_buf(),
-            target,
-            current,
-            min_version,
-            api_v5,
+        let root = std::fs::canonicalize(shown_dir);
+        for s in list.iter().flatten() {
+            let confined = match &root {
+                Ok(root) => confine::data(root, dir, &s.value),
+                Err(e) => Err(confine::Refusal::Unreadable(e.kind())),
+            };
+            match confined {
+                Ok(found) => files.extend(found),
+                Err(refusal) => self.push(
+                    s,
+                    format!("`data` path `{}` is refused: {refusal}", s.value),
+                    &format!(
+                        "a configuration file may only name files inside its own directory ({}), by relative paths; pass other data with --data",
+                        shown_dir.display()
+                    ),
+                ),
+            }
+        }
+        files
+    }
+}
+
+fn strings(v: &Option<Vec<S>>) -> Vec<String> {
+    v.iter().flatten().map(|s| s.value.clone()).collect()
+}
+
+impl Config {
+    /// Read and check a configuration file. A file [`Origin::Found`] in the tree must lie in
+    /// the directory it was found in; the data files any configuration names must lie inside
+    /// its directory tree. A refused file is not read, and no error shows what it holds.
+    pub fn load(path: &Path, origin: Origin) -> Result<Config, Vec<DataError>> {
+        let name = path.display().to_string();
+        let text: Arc<str> = confine::config_file(path, origin == Origin::Found)
+            .map_err(|e| vec![DataError::file(&name, e.to_string())])?
+            .into();
+        let yaml = if text.trim().is_empty() { "{}" } else { &text };
+        let raw: Raw = serde_saphyr::from_str(yaml)
+            .map_err(|e| vec![crate::catalog::error::yaml_error(&name, &text, &e)])?;
+        let mut check = Checker {
+            name: &name,
+            text: &text,
+            errors: Vec::new(),
+        };
+        let settings = Settings {
+            target: check.version(&raw.target, "target"),
+            current: check.version(&raw.current, "current"),
+            min_version: check.version(&raw.min_version, "min-version"),
+            api_v5: check.api_v5(&raw.api),
+            fail_on: check.fail_on(&raw.fail_on),
+            exclude: check.globs(&raw.exclude),
             select: strings(&raw.select),
             ignore: strings(&raw.ignore),
             per_path_ignores: raw
@@ -197,22 +272,19 @@ impl Config {
                 .flatten()
                 .map(|(k, v)| (k.clone(), v.iter().map(|s| s.value.clone()).collect()))
                 .collect(),
-            exclude: strings(&raw.exclude),
-            data: raw
-                .data
-                .iter()
-                .flatten()
-                .map(|s| base.join(&s.value))
-                .collect(),
-            fail_on,
+        };
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let data = check.data(&raw.data, dir);
+        if !check.errors.is_empty() {
+            return Err(check.errors);
+        }
+        Ok(Config {
+            path: path.to_path_buf(),
+            settings,
+            data,
             raw,
             text,
-        };
-        if errors.is_empty() {
-            Ok(config)
-        } else {
-            Err(errors)
-        }
+        })
     }
 
     /// Check that every id or surface the file names exists in the catalog.
@@ -249,4 +321,186 @@ impl Config {
 /// Is `s` an id of the catalog, a surface, or the id of unused-suppression findings?
 pub fn is_id_or_surface(catalog: &Catalog, s: &str) -> bool {
     catalog.get(s).is_some() || Surface::parse(s).is_some() || s == "unused-suppression"
+}
+
+/// Confinement of what a configuration file names to its own directory tree.
+mod confine {
+    use std::io::{self, Read};
+    use std::path::{Path, PathBuf};
+
+    use super::MAX_FILE_SIZE;
+
+    /// Why a path named in a configuration file is not read. Nothing here shows content.
+    #[derive(Debug, thiserror::Error)]
+    pub enum Refusal {
+        #[error("it is an absolute path")]
+        Absolute,
+        #[error("it resolves to {}, outside the directory of the configuration file", .0.display())]
+        Outside(PathBuf),
+        #[error("{} is not a regular file", .0.display())]
+        NotAFile(PathBuf),
+        #[error("{} is larger than {} MiB", .0.display(), MAX_FILE_SIZE >> 20)]
+        TooLarge(PathBuf),
+        #[error("it cannot be read ({0})")]
+        Unreadable(io::ErrorKind),
+    }
+
+    /// Where `base/rel` leads, checked to lie under `root` (canonical) once links are resolved.
+    fn resolve(root: &Path, shown: &Path) -> Result<PathBuf, Refusal> {
+        let canonical = std::fs::canonicalize(shown).map_err(|e| Refusal::Unreadable(e.kind()))?;
+        if canonical.starts_with(root) {
+            Ok(canonical)
+        } else {
+            Err(Refusal::Outside(canonical))
+        }
+    }
+
+    /// A regular file no larger than the limit (`shown` names it in the refusal).
+    fn check_file(canonical: &Path, shown: &Path) -> Result<(), Refusal> {
+        let meta = std::fs::metadata(canonical).map_err(|e| Refusal::Unreadable(e.kind()))?;
+        if !meta.is_file() {
+            Err(Refusal::NotAFile(shown.to_path_buf()))
+        } else if meta.len() > MAX_FILE_SIZE {
+            Err(Refusal::TooLarge(shown.to_path_buf()))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// A path that does not exist: what exists of it must lie inside `root` (and be no
+    /// dangling link), so that no answer tells what exists outside.
+    fn missing_inside(root: &Path, shown: &Path) -> Result<(), Refusal> {
+        let mut p = shown;
+        loop {
+            if std::fs::symlink_metadata(p).is_ok() {
+                return resolve(root, p).map(drop);
+            }
+            match p.parent() {
+                Some(q) if !q.as_os_str().is_empty() => p = q,
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    fn is_data_name(p: &Path) -> bool {
+        matches!(
+            p.extension().and_then(|e| e.to_str()),
+            Some("yml") | Some("yaml")
+        )
+    }
+
+    /// The files a `data:` path names: the file, or the `.yml`/`.yaml` files of the directory
+    /// (by name), each inside `root`, as `base/rel[/name]`. A path that does not exist is
+    /// passed on for the catalog to report, as a `--data` path would be.
+    pub fn data(root: &Path, base: &Path, rel: &str) -> Result<Vec<PathBuf>, Refusal> {
+        let rel_path = Path::new(rel);
+        if rel_path.has_root() {
+            return Err(Refusal::Absolute);
+        }
+        let shown = base.join(rel_path);
+        let canonical = match resolve(root, &shown) {
+            Err(Refusal::Unreadable(io::ErrorKind::NotFound)) => {
+                missing_inside(root, &shown)?;
+                return Ok(vec![shown]);
+            }
+            r => r?,
+        };
+        if !canonical.is_dir() {
+            check_file(&canonical, &shown)?;
+            return Ok(vec![shown]);
+        }
+        let mut files = Vec::new();
+        let entries = std::fs::read_dir(&canonical).map_err(|e| Refusal::Unreadable(e.kind()))?;
+        for entry in entries.flatten() {
+            let path = shown.join(entry.file_name());
+            if !is_data_name(&path) {
+                continue;
+            }
+            let inner = resolve(root, &path)?;
+            // The catalog reads the regular files of a directory and passes over the rest.
+            if inner.is_file() {
+                check_file(&inner, &path)?;
+                files.push(path);
+            }
+        }
+        files.sort();
+        if files.is_empty() {
+            // Let the catalog say that the directory holds no data file.
+            files.push(shown);
+        }
+        Ok(files)
+    }
+
+    /// Why a configuration file was not read.
+    #[derive(Debug, thiserror::Error)]
+    pub enum ConfigFileError {
+        #[error("configuration file refused: {0}")]
+        Refused(#[from] Refusal),
+        #[error("cannot read configuration: {0}")]
+        Read(#[from] io::Error),
+    }
+
+    /// The text of a configuration file. One found in the tree must be a regular file that,
+    /// links resolved, lies in the directory it was found in, and is not too large.
+    pub fn config_file(path: &Path, confined: bool) -> Result<String, ConfigFileError> {
+        if !confined {
+            return Ok(std::fs::read_to_string(path)?);
+        }
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let root = std::fs::canonicalize(dir).map_err(|e| Refusal::Unreadable(e.kind()))?;
+        let canonical = resolve(&root, path)?;
+        check_file(&canonical, path)?;
+        let mut text = String::new();
+        std::fs::File::open(&canonical)?
+            .take(MAX_FILE_SIZE)
+            .read_to_string(&mut text)?;
+        Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_command_line_is_layered_over_the_file() {
+        let v = |s: &str| s.parse::<ServiceVersion>().ok();
+        let mut file = Settings {
+            target: v("17.0"),
+            current: v("16.5"),
+            api_v5: Some(true),
+            select: strings(&["ci"]),
+            ignore: strings(&["helm"]),
+            exclude: strings(&["vendor/**"]),
+            fail_on: Some(FailOn::Warning),
+            ..Settings::default()
+        };
+        let cli = Settings {
+            target: v("18.0"),
+            api_v5: Some(false),
+            ignore: strings(&["ci-job-jwt"]),
+            exclude: strings(&["tmp/**"]),
+            ..Settings::default()
+        };
+        file.update(&cli);
+        assert_eq!(file.target, v("18.0"));
+        assert_eq!(file.current, v("16.5"), "kept: the command line gives none");
+        assert_eq!(file.api_v5, Some(false));
+        assert_eq!(file.select, ["ci"], "an empty --select keeps the file's");
+        assert_eq!(file.ignore, ["ci-job-jwt", "helm"]);
+        assert_eq!(file.exclude, ["tmp/**", "vendor/**"]);
+        assert_eq!(file.fail_on, Some(FailOn::Warning));
+        file.update(&Settings {
+            select: strings(&["helm"]),
+            ..Settings::default()
+        });
+        assert_eq!(file.select, ["helm"], "a --select replaces the file's");
+    }
 }

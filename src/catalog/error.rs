@@ -1,5 +1,9 @@
 //! Diagnostics for data files: every error names the file, line and column, shows the source
 //! snippet and says what would be right.
+//!
+//! A snippet shows the text the error was made from. Only the built-in data, files named on the
+//! command line and files a configuration names inside its own tree (see `config`) are ever read,
+//! so a snippet never shows a file from outside the project.
 
 use std::fmt;
 use std::sync::Arc;
@@ -135,6 +139,19 @@ impl Diagnostic for DataError {
             self.span,
         ))))
     }
+}
+
+/// A version on the command line that is no service version; the message lists the versions
+/// the data names.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error(
+    "invalid value `{value}` for {flag}: expected a service version such as `17.0`\n  versions in the data: {}",
+    known.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+)]
+pub struct InvalidVersion {
+    pub flag: String,
+    pub value: String,
+    pub known: Vec<crate::version::ServiceVersion>,
 }
 
 /// All the problems found while loading data; nothing was loaded.

@@ -158,18 +158,17 @@ impl Catalog {
 
     /// Parse a version given on the command line and check the data knows about it (or that
     /// it lies between versions the data knows). The error lists the known versions.
-    pub fn parse_cli_version(&self, flag: &str, s: &str) -> Result<ServiceVersion, String> {
-        let known = self
-            .service_versions()
-            .iter()
-            .map(|v| v.to_string())
-            .collect::<Vec<_>>()
-            .join(", ");
-        s.parse::<ServiceVersion>().map_err(|_| {
-            format!(
-                "invalid value `{s}` for {flag}: expected a service version such as `17.0`\n  versions in the data: {known}"
-            )
-        })
+    pub fn parse_cli_version(
+        &self,
+        flag: &str,
+        s: &str,
+    ) -> Result<ServiceVersion, error::InvalidVersion> {
+        s.parse::<ServiceVersion>()
+            .map_err(|_| error::InvalidVersion {
+                flag: flag.to_string(),
+                value: s.to_string(),
+                known: self.service_versions(),
+            })
     }
 }
 

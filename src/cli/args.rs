@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use uplint::config::FailOn;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -107,7 +108,7 @@ pub struct ScanArgs {
 
     /// The lowest severity that makes the exit status 1.
     #[arg(long, value_enum, value_name = "LEVEL")]
-    pub fail_on: Option<FailOnArg>,
+    pub fail_on: Option<FailOn>,
 
     /// Exit with status 0 even when there are findings.
     #[arg(long)]
@@ -117,7 +118,7 @@ pub struct ScanArgs {
     #[arg(long, value_enum, default_value_t = ScanFormat::Human)]
     pub format: ScanFormat,
 
-    /// Write the report to FILE instead of standard output.
+    /// Write the report to FILE instead of standard output (`-`: standard output).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: Option<PathBuf>,
 
@@ -148,13 +149,6 @@ pub struct ScanArgs {
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FailOnArg {
-    Error,
-    Warning,
-    Never,
-}
-
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ScanFormat {
     /// Grouped by file, with source lines and a summary (the default).
     Human,
@@ -178,22 +172,30 @@ pub enum ScanFormat {
     Html,
 }
 
-fn parse_report(s: &str) -> Result<(ScanFormat, PathBuf), String> {
+/// A `--report` value that is not `FORMAT=FILE`.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportArgError {
+    #[error("expected FORMAT=FILE, e.g. sarif=uplint.sarif, not `{0}`")]
+    NoEquals(String),
+    #[error("unknown format `{0}`; expected one of {1}")]
+    UnknownFormat(String, String),
+    #[error("the report needs a file name after `=`")]
+    NoFile,
+}
+
+fn parse_report(s: &str) -> Result<(ScanFormat, PathBuf), ReportArgError> {
     let (format, file) = s
         .split_once('=')
-        .ok_or_else(|| format!("expected FORMAT=FILE, e.g. sarif=uplint.sarif, not `{s}`"))?;
+        .ok_or_else(|| ReportArgError::NoEquals(s.to_string()))?;
     let format = ScanFormat::from_str(format, true).map_err(|_| {
         let names: Vec<String> = ScanFormat::value_variants()
             .iter()
             .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
             .collect();
-        format!(
-            "unknown format `{format}`; expected one of {}",
-            names.join(", ")
-        )
+        ReportArgError::UnknownFormat(format.to_string(), names.join(", "))
     })?;
     if file.is_empty() {
-        return Err("the report needs a file name after `=`".into());
+        return Err(ReportArgError::NoFile);
     }
     Ok((format, PathBuf::from(file)))
 }

@@ -10,19 +10,71 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use args::{Cli, ColorChoice, Command, DataCommand};
+use uplint::catalog::error::InvalidVersion;
 use uplint::catalog::{Catalog, DataErrors};
+use uplint::output::WriteError;
 
 /// How a command failed. Every failure exits with status 2.
+#[derive(Debug, thiserror::Error)]
 pub enum Failure {
     /// Bad arguments or configuration: one message.
-    Usage(String),
-    /// Invalid data files: diagnostics with source snippets.
-    Data(DataErrors),
+    #[error(transparent)]
+    Usage(#[from] Usage),
+    /// Invalid data or configuration files: diagnostics with source snippets.
+    #[error(transparent)]
+    Data(#[from] DataErrors),
 }
 
-impl From<DataErrors> for Failure {
-    fn from(e: DataErrors) -> Self {
-        Failure::Data(e)
+/// A bad argument, an impossible combination, an output that cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum Usage {
+    #[error(transparent)]
+    Version(#[from] InvalidVersion),
+    #[error("invalid value `{value}` for {flag}: the REST API versions are v4 and v5")]
+    ApiVersion { flag: &'static str, value: String },
+    #[error("{}: no such file or directory", .0.display())]
+    NoSuchPath(std::path::PathBuf),
+    #[error("`{0}` is neither an entry id nor a surface (see `uplint query`)")]
+    UnknownId(String),
+    #[error("unknown surface `{0}`; expected one of {1}")]
+    UnknownSurface(String, String),
+    #[error("no entry has the id or detects `{0}`; try `uplint query --search {0}`")]
+    NoEntry(String),
+    #[error("the data names no version to target")]
+    NoTarget,
+    #[error("--min-version {min} is after --target {target}: the supported range is empty")]
+    EmptyRange {
+        min: uplint::version::ServiceVersion,
+        target: uplint::version::ServiceVersion,
+    },
+    #[error("--current {current} is after --target {target}")]
+    CurrentAfterTarget {
+        current: uplint::version::ServiceVersion,
+        target: uplint::version::ServiceVersion,
+    },
+    #[error("--from {from} is after --to {to}: the window is (from, to]")]
+    EmptyWindow {
+        from: uplint::version::ServiceVersion,
+        to: uplint::version::ServiceVersion,
+    },
+    #[error("--removed-in cannot be combined with --from/--to")]
+    RemovedInWithWindow,
+    /// The scan engine's own check of its options.
+    #[error("{0}")]
+    Scanner(String),
+    #[error(transparent)]
+    Write(#[from] WriteError),
+}
+
+impl From<InvalidVersion> for Failure {
+    fn from(e: InvalidVersion) -> Self {
+        Failure::Usage(e.into())
+    }
+}
+
+impl From<WriteError> for Failure {
+    fn from(e: WriteError) -> Self {
+        Failure::Usage(e.into())
     }
 }
 
@@ -54,12 +106,12 @@ pub fn load(cli: &Cli) -> Result<Catalog, Failure> {
     Ok(Catalog::load(&cli.data)?)
 }
 
-/// Write to stdout; a closed pipe (`uplint query | head`) is not an error.
 /// Colour for standard output: `--color`, else `NO_COLOR` and whether it is a terminal.
 pub fn use_color_stdout(choice: ColorChoice) -> bool {
     use_color(choice, std::io::stdout().is_terminal())
 }
 
+/// Write to stdout; a closed pipe (`uplint query | head`) is not an error.
 pub fn print(s: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(s.as_bytes());
@@ -77,8 +129,8 @@ fn use_color(choice: ColorChoice, terminal: bool) -> bool {
 fn report_failure(f: &Failure, color: ColorChoice) {
     let mut err = std::io::stderr().lock();
     match f {
-        Failure::Usage(msg) => {
-            let _ = writeln!(err, "error: {msg}");
+        Failure::Usage(usage) => {
+            let _ = writeln!(err, "error: {usage}");
         }
         Failure::Data(errors) => {
             let theme = if use_color(color, std::io::stderr().is_terminal()) {

@@ -4,23 +4,22 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::args::{ExplainArgs, ExplainFormat, QueryArgs, QueryFormat, VersionsArgs};
-use super::{Failure, Outcome, print};
+use super::{Failure, Outcome, Usage, print};
 use uplint::catalog::query::Filter;
 use uplint::catalog::{Catalog, Surface};
 use uplint::render::catalog as render;
 use uplint::version::Milestone;
 
-fn milestone(cat: &Catalog, flag: &str, s: &str) -> Result<Milestone, Failure> {
+fn milestone(cat: &Catalog, flag: &'static str, s: &str) -> Result<Milestone, Failure> {
     if s.starts_with(['v', 'V']) {
         return s.parse::<Milestone>().map_err(|_| {
-            Failure::Usage(format!(
-                "invalid value `{s}` for {flag}: the REST API versions are v4 and v5"
-            ))
+            Failure::from(Usage::ApiVersion {
+                flag,
+                value: s.to_string(),
+            })
         });
     }
-    cat.parse_cli_version(flag, s)
-        .map(Milestone::Service)
-        .map_err(Failure::Usage)
+    Ok(Milestone::Service(cat.parse_cli_version(flag, s)?))
 }
 
 pub fn query(cat: &Catalog, a: &QueryArgs) -> Outcome {
@@ -35,30 +34,23 @@ pub fn query(cat: &Catalog, a: &QueryArgs) -> Outcome {
     }
     for (flag, val, slot) in [("--from", &a.from, &mut f.from), ("--to", &a.to, &mut f.to)] {
         if let Some(s) = val {
-            *slot = Some(cat.parse_cli_version(flag, s).map_err(Failure::Usage)?);
+            *slot = Some(cat.parse_cli_version(flag, s)?);
         }
     }
     if let (Some(from), Some(to)) = (f.from, f.to)
         && from > to
     {
-        return Err(Failure::Usage(format!(
-            "--from {from} is after --to {to}: the window is (from, to]"
-        )));
+        return Err(Usage::EmptyWindow { from, to }.into());
     }
     if f.removed_in.is_some() && (f.from.is_some() || f.to.is_some()) {
-        return Err(Failure::Usage(
-            "--removed-in cannot be combined with --from/--to".into(),
-        ));
+        return Err(Usage::RemovedInWithWindow.into());
     }
     for s in &a.surface {
         match Surface::parse(s) {
             Some(x) => f.surfaces.push(x),
             None => {
                 let all: Vec<&str> = Surface::ALL.iter().map(|x| x.as_str()).collect();
-                return Err(Failure::Usage(format!(
-                    "unknown surface `{s}`; expected one of {}",
-                    all.join(", ")
-                )));
+                return Err(Usage::UnknownSurface(s.clone(), all.join(", ")).into());
             }
         }
     }
@@ -90,10 +82,7 @@ pub fn explain(cat: &Catalog, a: &ExplainArgs) -> Outcome {
         None => cat.find_by_literal(&a.target),
     };
     if found.is_empty() {
-        return Err(Failure::Usage(format!(
-            "no entry has the id or detects `{}`; try `uplint query --search {}`",
-            a.target, a.target
-        )));
+        return Err(Usage::NoEntry(a.target.clone()).into());
     }
     let out = match a.format {
         ExplainFormat::Text => found

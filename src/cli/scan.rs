@@ -6,118 +6,34 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use super::args::{Cli, FailOnArg, ScanArgs, ScanFormat};
-use super::{Failure, Outcome, print, use_color_stdout};
+use super::args::{Cli, ScanArgs, ScanFormat};
+use super::{Failure, Outcome, Usage, print, use_color_stdout};
 use uplint::catalog::{Catalog, DataErrors};
-use uplint::config::{self, Config, FailOn};
+use uplint::config::{self, Config, FailOn, Origin, Settings};
 use uplint::render::scan as render;
-use uplint::scan::{Options, Scanner, Severity};
+use uplint::scan::{Options, Report, Scanner, Severity};
 use uplint::version::ServiceVersion;
 
-fn version(cat: &Catalog, flag: &str, s: &str) -> Result<ServiceVersion, Failure> {
-    cat.parse_cli_version(flag, s).map_err(Failure::Usage)
-}
-
 pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
-    for p in &a.paths {
-        if std::fs::symlink_metadata(p).is_err() {
-            return Err(Failure::Usage(format!(
-                "{}: no such file or directory",
-                p.display()
-            )));
-        }
+    if let Some(p) = a
+        .paths
+        .iter()
+        .find(|p| std::fs::symlink_metadata(p).is_err())
+    {
+        return Err(Usage::NoSuchPath(p.clone()).into());
     }
-    // Settings: the command line wins over the file.
-    let config = if a.no_config {
-        None
-    } else {
-        let path = match &a.config {
-            Some(p) => Some(p.clone()),
-            None => config::find(&a.paths[0]),
-        };
-        match path {
-            Some(p) => Some(Config::load(&p).map_err(|e| Failure::Data(DataErrors(e)))?),
-            None => None,
-        }
-    };
+    let config = load_config(a)?;
     let mut data = cli.data.clone();
-    if let Some(c) = &config {
-        data.extend(c.data.iter().cloned());
-    }
+    data.extend(config.iter().flat_map(|c| c.data.iter().cloned()));
     let cat = Catalog::load(&data)?;
     if let Some(c) = &config {
-        c.check_ids(&cat)
-            .map_err(|e| Failure::Data(DataErrors(e)))?;
+        c.check_ids(&cat).map_err(DataErrors)?;
     }
-    for s in a.select.iter().chain(&a.ignore) {
-        if !config::is_id_or_surface(&cat, s) {
-            return Err(Failure::Usage(format!(
-                "`{s}` is neither an entry id nor a surface (see `uplint query`)"
-            )));
-        }
-    }
-    let target = match &a.target {
-        Some(s) => version(&cat, "--target", s)?,
-        None => match config.as_ref().and_then(|c| c.target) {
-            Some(v) => v,
-            None => cat
-                .newest_removal()
-                .ok_or_else(|| Failure::Usage("the data names no version to target".into()))?,
-        },
-    };
-    let current = match &a.current {
-        Some(s) => Some(version(&cat, "--current", s)?),
-        None => config.as_ref().and_then(|c| c.current),
-    };
-    let min_version = match &a.min_version {
-        Some(s) => Some(version(&cat, "--min-version", s)?),
-        None => config.as_ref().and_then(|c| c.min_version),
-    };
-    if let Some(m) = min_version
-        && m > target
-    {
-        return Err(Failure::Usage(format!(
-            "--min-version {m} is after --target {target}: the supported range is empty"
-        )));
-    }
-    if let Some(c) = current
-        && c > target
-    {
-        return Err(Failure::Usage(format!(
-            "--current {c} is after --target {target}"
-        )));
-    }
-    let api_v5 = match a.api.as_deref() {
-        Some(v) => v == "v5",
-        None => config.as_ref().is_some_and(|c| c.api_v5),
-    };
-    let fail_on = match a.fail_on {
-        Some(FailOnArg::Error) => FailOn::Error,
-        Some(FailOnArg::Warning) => FailOn::Warning,
-        Some(FailOnArg::Never) => FailOn::Never,
-        None => config
-            .as_ref()
-            .and_then(|c| c.fail_on)
-            .unwrap_or(FailOn::Error),
-    };
-    let mut options = Options::new(target);
-    options.current = current;
-    options.min_version = min_version;
-    options.api_v5 = api_v5;
-    options.threads = a.threads;
-    options.follow_links = a.follow;
-    options.select = a.select.clone();
-    options.ignore = a.ignore.clone();
-    options.exclude = a.exclude.clone();
-    if let Some(c) = &config {
-        if options.select.is_empty() {
-            options.select = c.select.clone();
-        }
-        options.ignore.extend(c.ignore.iter().cloned());
-        options.per_path_ignores = c.per_path_ignores.clone();
-        options.exclude.extend(c.exclude.iter().cloned());
-    }
-    let scanner = Scanner::new(&cat, options).map_err(Failure::Usage)?;
+    // The one merge: the command line over the file.
+    let mut settings = config.map(|c| c.settings).unwrap_or_default();
+    settings.update(&command_line(a, &cat)?);
+    let options = options(&settings, &cat, a)?;
+    let scanner = Scanner::new(&cat, options).map_err(Usage::Scanner)?;
 
     // Paths are shown relative to the one directory scanned, else as given.
     let root: PathBuf = match a.paths.as_slice() {
@@ -126,52 +42,147 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     };
     let started = Instant::now();
     let report = scanner.scan_paths(&a.paths, &root);
-    let elapsed = started.elapsed();
+    let ctx = context(&report, &cat, scanner.options(), started.elapsed());
+    write_reports(cli, a, &report, ctx)?;
+    Ok(exit_code(
+        &report,
+        settings.fail_on.unwrap_or_default(),
+        a.exit_zero,
+    ))
+}
 
-    let to_terminal = a.output.is_none();
-    let mut ctx = render::Context {
-        target: target.to_string(),
-        current: current.map(|c| c.to_string()),
-        min_version: min_version.map(|m| m.to_string()),
-        api_v5,
+/// The configuration file: `--config FILE` as given, else the nearest `.uplint.yml`, confined
+/// to the tree it is found in.
+fn load_config(a: &ScanArgs) -> Result<Option<Config>, Failure> {
+    if a.no_config {
+        return Ok(None);
+    }
+    let found = match &a.config {
+        Some(p) => Some((p.clone(), Origin::CommandLine)),
+        None => config::find(&a.paths[0]).map(|p| (p, Origin::Found)),
+    };
+    let Some((path, origin)) = found else {
+        return Ok(None);
+    };
+    Ok(Some(Config::load(&path, origin).map_err(DataErrors)?))
+}
+
+/// The settings the command line gives.
+fn command_line(a: &ScanArgs, cat: &Catalog) -> Result<Settings, Failure> {
+    for s in a.select.iter().chain(&a.ignore) {
+        if !config::is_id_or_surface(cat, s) {
+            return Err(Usage::UnknownId(s.clone()).into());
+        }
+    }
+    let version = |flag: &str, v: &Option<String>| -> Result<Option<ServiceVersion>, Failure> {
+        Ok(match v {
+            Some(s) => Some(cat.parse_cli_version(flag, s)?),
+            None => None,
+        })
+    };
+    Ok(Settings {
+        target: version("--target", &a.target)?,
+        current: version("--current", &a.current)?,
+        min_version: version("--min-version", &a.min_version)?,
+        api_v5: a.api.as_deref().map(|v| v == "v5"),
+        select: a.select.clone(),
+        ignore: a.ignore.clone(),
+        per_path_ignores: Vec::new(),
+        exclude: a.exclude.clone(),
+        fail_on: a.fail_on,
+    })
+}
+
+/// The scan's options from the merged settings: the target defaults to the newest removal,
+/// and the versions must be in order.
+fn options(s: &Settings, cat: &Catalog, a: &ScanArgs) -> Result<Options, Usage> {
+    let target = match s.target {
+        Some(v) => v,
+        None => cat.newest_removal().ok_or(Usage::NoTarget)?,
+    };
+    if let Some(min) = s.min_version
+        && min > target
+    {
+        return Err(Usage::EmptyRange { min, target });
+    }
+    if let Some(current) = s.current
+        && current > target
+    {
+        return Err(Usage::CurrentAfterTarget { current, target });
+    }
+    let mut options = Options::new(target);
+    options.current = s.current;
+    options.min_version = s.min_version;
+    options.api_v5 = s.api_v5.unwrap_or(false);
+    options.threads = a.threads;
+    options.follow_links = a.follow;
+    options.select.clone_from(&s.select);
+    options.ignore.clone_from(&s.ignore);
+    options.per_path_ignores.clone_from(&s.per_path_ignores);
+    options.exclude.clone_from(&s.exclude);
+    Ok(options)
+}
+
+fn context(
+    report: &Report,
+    cat: &Catalog,
+    o: &Options,
+    elapsed: std::time::Duration,
+) -> render::Context {
+    render::Context {
+        target: o.target.to_string(),
+        current: o.current.map(|c| c.to_string()),
+        min_version: o.min_version.map(|m| m.to_string()),
+        api_v5: o.api_v5,
         elapsed: Some(elapsed),
         color: false,
-        rules: render::rules_for(&report, &cat),
-        versions: timeline(&cat, current),
-    };
-    // Every extra report first, so a failure to write one is known before the main output.
-    for (format, path) in &a.report {
-        let out = render_as(*format, &report, &ctx);
-        write_atomically(path, &out).map_err(Failure::Usage)?;
+        rules: render::rules_for(report, cat),
+        versions: timeline(cat, o.current),
     }
-    ctx.color = to_terminal && use_color_stdout(cli.color);
-    match (&a.output, a.format) {
+}
+
+/// Every extra report first, so a failure to write one is known before the main output.
+fn write_reports(
+    cli: &Cli,
+    a: &ScanArgs,
+    report: &Report,
+    mut ctx: render::Context,
+) -> Result<(), Failure> {
+    for (format, path) in &a.report {
+        write_file(path, &render_as(*format, report, &ctx))?;
+    }
+    // `--output -` is standard output.
+    let output = a.output.as_deref().filter(|p| *p != Path::new("-"));
+    ctx.color = output.is_none() && use_color_stdout(cli.color);
+    match (output, a.format) {
         // The largest report, streamed: memory stays flat however many findings there are.
         (None, ScanFormat::Json) => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             // A closed pipe (`| head`) is not an error.
-            let _ = render::json_to(&report, &ctx, &mut out).and_then(|()| out.flush());
+            let _ = render::json_to(report, &ctx, &mut out).and_then(|()| out.flush());
         }
-        (Some(path), format) => {
-            write_atomically(path, &render_as(format, &report, &ctx)).map_err(Failure::Usage)?
-        }
-        (None, format) => print(&render_as(format, &report, &ctx)),
+        (Some(path), format) => write_file(path, &render_as(format, report, &ctx))?,
+        (None, format) => print(&render_as(format, report, &ctx)),
     }
+    Ok(())
+}
 
+/// 1 when a finding reaches the `--fail-on` level (and not `--exit-zero`), else 0.
+fn exit_code(report: &Report, fail_on: FailOn, exit_zero: bool) -> ExitCode {
     let worst = report.findings.iter().map(|f| f.severity).max();
     let fails = match fail_on {
         FailOn::Never => false,
         FailOn::Error => worst == Some(Severity::Error),
         FailOn::Warning => worst >= Some(Severity::Warning),
     };
-    Ok(if fails && !a.exit_zero {
+    if fails && !exit_zero {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    })
+    }
 }
 
-fn render_as(format: ScanFormat, report: &uplint::scan::Report, ctx: &render::Context) -> String {
+fn render_as(format: ScanFormat, report: &Report, ctx: &render::Context) -> String {
     match format {
         ScanFormat::Human => render::human(report, ctx),
         ScanFormat::Concise => render::concise(report),
@@ -199,26 +210,9 @@ fn timeline(cat: &Catalog, current: Option<ServiceVersion>) -> Vec<String> {
     milestones.iter().map(|m| m.to_string()).collect()
 }
 
-/// Write through a temporary file beside the target and rename it: a reader never sees a
-/// half-written report, and a failed write leaves the old file.
-pub fn write_atomically(path: &Path, content: &str) -> Result<(), String> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.uplint-tmp-{}", std::process::id()));
-    let result = std::fs::File::create(&tmp)
-        .and_then(|mut f| {
-            f.write_all(content.as_bytes())?;
-            f.sync_all()
-        })
-        .and_then(|()| std::fs::rename(&tmp, path));
-    result.map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}: {e}", path.display())
-    })
+/// Write an output file (`-` is standard output) without damaging what is there.
+fn write_file(path: &Path, content: &str) -> Result<(), Failure> {
+    Ok(uplint::output::write_output(path, |w| {
+        w.write_all(content.as_bytes())
+    })?)
 }

@@ -1,0 +1,328 @@
+//! Writing what uplint produces (`--output`, `--report`, and files it rewrites) without
+//! damaging what is already there.
+//!
+//! - `-` is standard output.
+//! - A symbolic link is written through: its final target gets the content, the link stays a
+//!   link.
+//! - A regular file (or a path that does not exist yet) is replaced atomically: the content goes
+//!   to a temporary file beside it, which is renamed over it only once complete. The file keeps
+//!   its permissions (and, where allowed, its owner). A failure leaves the old content and no
+//!   temporary file.
+//! - A character or block device or a FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is opened
+//!   and written in place, and a Unix socket is connected to: never renamed over.
+//!
+//! [`replace_file`] is the atomic part alone, for rewriting source files.
+
+use std::fs::{self, File, Metadata, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// A writer callback: writes the whole content to the stream it is given.
+type WriteFn<'a> = &'a mut dyn FnMut(&mut dyn Write) -> io::Result<()>;
+
+/// Why an output could not be written. Each message starts with `cannot write PATH`.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("cannot write {}: directory {} does not exist", path.display(), dir.display())]
+    MissingDirectory { path: PathBuf, dir: PathBuf },
+    #[error("cannot write {}: it is a directory", path.display())]
+    IsDirectory { path: PathBuf },
+    #[error("cannot write {}: too many levels of symbolic links", path.display())]
+    SymlinkLoop { path: PathBuf },
+    #[error(
+        "cannot write {}: cannot create a temporary file in {}: {source}",
+        path.display(),
+        dir.display()
+    )]
+    TempFile {
+        path: PathBuf,
+        dir: PathBuf,
+        source: io::Error,
+    },
+    #[error("cannot write {}: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+}
+
+/// Write an output to `path` (see the module documentation for what each kind of path gets).
+pub fn write_output(
+    path: &Path,
+    mut write: impl FnMut(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), WriteError> {
+    if path == Path::new("-") {
+        return write_stdout(&mut write).map_err(|source| io_error(path, source));
+    }
+    let target = resolve_links(path)?;
+    let meta = match fs::symlink_metadata(&target) {
+        Ok(m) => Some(m),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(source) => return Err(io_error(path, source)),
+    };
+    match meta {
+        None => replace(path, &target, None, &mut write),
+        Some(m) if m.is_file() => replace(path, &target, Some(&m), &mut write),
+        Some(m) if m.is_dir() => Err(WriteError::IsDirectory {
+            path: path.to_path_buf(),
+        }),
+        Some(m) => write_in_place(&target, &m, &mut write).map_err(|source| io_error(path, source)),
+    }
+}
+
+/// Replace the regular file at `path` (or create it) atomically, keeping its permissions.
+/// A symbolic link at `path` is replaced, not followed: use [`write_output`] to write through.
+pub fn replace_file(
+    path: &Path,
+    mut write: impl FnMut(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), WriteError> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => {
+            return Err(WriteError::IsDirectory {
+                path: path.to_path_buf(),
+            });
+        }
+        Ok(m) => Some(m),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(source) => return Err(io_error(path, source)),
+    };
+    replace(
+        path,
+        path,
+        meta.as_ref().filter(|m| m.is_file()),
+        &mut write,
+    )
+}
+
+fn io_error(path: &Path, source: io::Error) -> WriteError {
+    WriteError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Standard output; a closed pipe (`| head`) is not an error.
+fn write_stdout(write: WriteFn<'_>) -> io::Result<()> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        r => r,
+    }
+}
+
+/// The path a chain of symbolic links ends at (the path itself when it is no link). The end
+/// need not exist: a dangling link names the file to create.
+fn resolve_links(path: &Path) -> Result<PathBuf, WriteError> {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&current) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = fs::read_link(&current).map_err(|e| io_error(path, e))?;
+                current = match current.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(WriteError::SymlinkLoop {
+        path: path.to_path_buf(),
+    })
+}
+
+/// A device, FIFO or socket: written where it is.
+fn write_in_place(target: &Path, meta: &Metadata, write: WriteFn<'_>) -> io::Result<()> {
+    use std::os::unix::fs::FileTypeExt;
+    if meta.file_type().is_socket() {
+        let mut stream = BufWriter::new(std::os::unix::net::UnixStream::connect(target)?);
+        write(&mut stream)?;
+        return stream.flush();
+    }
+    let mut file = BufWriter::new(OpenOptions::new().write(true).open(target)?);
+    write(&mut file)?;
+    file.flush()
+}
+
+/// The atomic replacement of `target` (shown as `shown` in errors); `existing` is the
+/// metadata of the regular file there, if any.
+fn replace(
+    shown: &Path,
+    target: &Path,
+    existing: Option<&Metadata>,
+    write: WriteFn<'_>,
+) -> Result<(), WriteError> {
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(WriteError::MissingDirectory {
+            path: shown.to_path_buf(),
+            dir: dir.to_path_buf(),
+        });
+    }
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let (file, tmp) =
+        create_temp(dir, &name, existing.is_some()).map_err(|source| WriteError::TempFile {
+            path: shown.to_path_buf(),
+            dir: dir.to_path_buf(),
+            source,
+        })?;
+    let tmp = TempGuard(Some(tmp));
+    fill(file, existing, write)
+        .and_then(|()| fs::rename(tmp.path(), target))
+        .map_err(|source| io_error(shown, source))?;
+    tmp.persisted();
+    Ok(())
+}
+
+/// Write the content, give the file the permissions (and owner) of the one it replaces, and
+/// make it durable.
+fn fill(file: File, existing: Option<&Metadata>, write: WriteFn<'_>) -> io::Result<()> {
+    let mut out = BufWriter::new(file);
+    write(&mut out)?;
+    let file = out.into_inner().map_err(io::IntoInnerError::into_error)?;
+    if let Some(m) = existing {
+        use std::os::unix::fs::MetadataExt;
+        let own = file.metadata()?;
+        if own.uid() != m.uid() || own.gid() != m.gid() {
+            // Only possible with the privilege to do so; otherwise the file stays ours, as
+            // any file we create would be.
+            let _ = std::os::unix::fs::fchown(&file, Some(m.uid()), Some(m.gid()));
+        }
+        file.set_permissions(m.permissions())?;
+    }
+    file.sync_all()
+}
+
+/// A new file beside the target, readable by us alone until it gets the target's permissions
+/// (a new output gets the default ones, as any created file).
+fn create_temp(dir: &Path, name: &str, private: bool) -> io::Result<(File, PathBuf)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let mut last = None;
+    for _ in 0..100 {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let tmp = dir.join(format!(".{name}.uplint-tmp-{}-{n}", std::process::id()));
+        let opened = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(if private { 0o600 } else { 0o666 })
+            .open(&tmp);
+        match opened {
+            Ok(f) => return Ok((f, tmp)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
+}
+
+/// Removes the temporary file unless it was renamed into place.
+struct TempGuard(Option<PathBuf>);
+
+impl TempGuard {
+    fn path(&self) -> &Path {
+        self.0.as_deref().unwrap_or(Path::new(""))
+    }
+
+    fn persisted(mut self) {
+        self.0 = None;
+    }
+}
+
+impl Drop for TempGuard {
+    fn drop(&mut self) {
+        if let Some(p) = &self.0 {
+            let _ = fs::remove_file(p);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    fn leftovers(dir: &Path) -> Vec<String> {
+        fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains("uplint-tmp"))
+            .collect()
+    }
+
+    #[test]
+    fn a_failed_write_keeps_the_old_content_and_leaves_no_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("report.txt");
+        fs::write(&p, "old").unwrap();
+        let r = write_output(&p, |w| {
+            w.write_all(b"half")?;
+            Err(io::Error::other("renderer failed"))
+        });
+        assert!(matches!(r, Err(WriteError::Io { .. })), "{r:?}");
+        assert_eq!(fs::read_to_string(&p).unwrap(), "old");
+        assert!(leftovers(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn replace_file_keeps_the_mode_and_replaces_a_link_itself() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("src.rb");
+        fs::write(&p, "old").unwrap();
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o751)).unwrap();
+        replace_file(&p, |w| w.write_all(b"new")).unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "new");
+        let mode = fs::metadata(&p).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode, 0o751);
+        let link = dir.path().join("link.rb");
+        std::os::unix::fs::symlink(&p, &link).unwrap();
+        replace_file(&link, |w| w.write_all(b"own")).unwrap();
+        assert!(!fs::symlink_metadata(&link).unwrap().is_symlink());
+        assert_eq!(fs::read_to_string(&p).unwrap(), "new");
+        assert!(leftovers(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn a_chain_of_links_is_followed_to_a_new_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        std::os::unix::fs::symlink("b", &a).unwrap();
+        std::os::unix::fs::symlink("sub/../c", dir.path().join("b")).unwrap();
+        fs::create_dir(dir.path().join("sub")).unwrap();
+        write_output(&a, |w| w.write_all(b"x")).unwrap();
+        assert_eq!(fs::read_to_string(dir.path().join("c")).unwrap(), "x");
+        assert!(fs::symlink_metadata(&a).unwrap().is_symlink());
+        let loop_ = dir.path().join("loop");
+        std::os::unix::fs::symlink("loop", &loop_).unwrap();
+        let r = write_output(&loop_, |w| w.write_all(b"x"));
+        assert!(matches!(r, Err(WriteError::SymlinkLoop { .. })), "{r:?}");
+    }
+
+    #[test]
+    fn a_directory_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = write_output(dir.path(), |w| w.write_all(b"x"));
+        assert!(matches!(r, Err(WriteError::IsDirectory { .. })), "{r:?}");
+    }
+
+    #[test]
+    fn a_socket_is_connected_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let sock = dir.path().join("report.sock");
+        let listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+        let reader = std::thread::spawn(move || {
+            let (mut s, _) = listener.accept().unwrap();
+            let mut got = String::new();
+            io::Read::read_to_string(&mut s, &mut got).unwrap();
+            got
+        });
+        write_output(&sock, |w| w.write_all(b"through the socket")).unwrap();
+        assert_eq!(reader.join().unwrap(), "through the socket");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(fs::symlink_metadata(&sock).unwrap().file_type().is_socket());
+    }
+}
