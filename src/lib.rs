@@ -6,6 +6,8 @@
 
 pub mod catalog;
 pub mod config;
+pub mod patterns;
 pub mod render;
 pub mod scan;
+pub mod syntax;
 pub mod version;

@@ -117,7 +117,7 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
         options.per_path_ignores = c.per_path_ignores.clone();
         options.exclude.extend(c.exclude.iter().cloned());
     }
-    let scanner = Scanner::new(&cat, options).map_err(Failure::Usage)?;
+    let scanner = Scanner::new(&cat, options).map_err(|e| Failure::Usage(e.to_string()))?;
 
     // Paths are shown relative to the one directory scanned, else as given.
     let root: PathBuf = match a.paths.as_slice() {

@@ -1,6 +1,70 @@
 //! Which kind of file a path is, decided from its name alone (one place, one table).
 
-use crate::catalog::FileKind;
+use serde::Serialize;
+
+/// The kinds of file a pattern can be looked for in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileKind {
+    /// GitLab CI configuration: `.gitlab-ci.yml`, `*.gitlab-ci.yml`, YAML under `.gitlab/`.
+    Ci,
+    /// Helm chart values (`values*.yaml`) and chart templates.
+    Helm,
+    /// Kubernetes manifests and other YAML.
+    Yaml,
+    /// Shell scripts, Dockerfiles, Makefiles, systemd units and other command lines.
+    Shell,
+    /// Omnibus `gitlab.rb`.
+    Omnibus,
+    /// Runner `config.toml`.
+    RunnerConfig,
+    /// Rails `database.yml`.
+    DatabaseConfig,
+    /// Security policy YAML under `.gitlab/security-policies/`.
+    SecurityPolicy,
+    /// Prometheus rules and alerts, Grafana dashboards.
+    Monitoring,
+    /// Source code in a programming language.
+    Code,
+    /// GraphQL documents.
+    Graphql,
+}
+
+impl FileKind {
+    pub const ALL: [FileKind; 11] = [
+        FileKind::Ci,
+        FileKind::Helm,
+        FileKind::Yaml,
+        FileKind::Shell,
+        FileKind::Omnibus,
+        FileKind::RunnerConfig,
+        FileKind::DatabaseConfig,
+        FileKind::SecurityPolicy,
+        FileKind::Monitoring,
+        FileKind::Code,
+        FileKind::Graphql,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileKind::Ci => "ci",
+            FileKind::Helm => "helm",
+            FileKind::Yaml => "yaml",
+            FileKind::Shell => "shell",
+            FileKind::Omnibus => "omnibus",
+            FileKind::RunnerConfig => "runner-config",
+            FileKind::DatabaseConfig => "database-config",
+            FileKind::SecurityPolicy => "security-policy",
+            FileKind::Monitoring => "monitoring",
+            FileKind::Code => "code",
+            FileKind::Graphql => "graphql",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<FileKind> {
+        FileKind::ALL.into_iter().find(|x| x.as_str() == s)
+    }
+}
 
 /// How comments are written in a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
