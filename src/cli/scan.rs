@@ -130,9 +130,9 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
 
     let to_terminal = a.output.is_none();
     let mut ctx = render::Context {
-        target: target.to_string(),
-        current: current.map(|c| c.to_string()),
-        min_version: min_version.map(|m| m.to_string()),
+        target,
+        current,
+        min_version,
         api_v5,
         elapsed: Some(elapsed),
         color: false,
@@ -188,7 +188,7 @@ fn render_as(format: ScanFormat, report: &uplint::scan::Report, ctx: &render::Co
 
 /// The versions of the timeline: every removal milestone of the data, and the version running
 /// now.
-fn timeline(cat: &Catalog, current: Option<ServiceVersion>) -> Vec<String> {
+fn timeline(cat: &Catalog, current: Option<ServiceVersion>) -> Vec<uplint::version::Milestone> {
     let mut milestones = cat.removal_milestones();
     if let Some(c) = current.map(uplint::version::Milestone::Service)
         && !milestones.contains(&c)
@@ -196,7 +196,7 @@ fn timeline(cat: &Catalog, current: Option<ServiceVersion>) -> Vec<String> {
         milestones.push(c);
         milestones.sort();
     }
-    milestones.iter().map(|m| m.to_string()).collect()
+    milestones
 }
 
 /// Write through a temporary file beside the target and rename it: a reader never sees a

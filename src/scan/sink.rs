@@ -189,7 +189,7 @@ impl<'s> Sink<'s> {
             end_column: p.end_column,
             severity,
             status,
-            removed_in: entry.removed_in.map(|m| m.to_string()),
+            removed_in: entry.removed_in,
             message,
             replacement: entry.replacement_text(),
             matched: hit.matched,
@@ -197,7 +197,7 @@ impl<'s> Sink<'s> {
             excerpt_column: p.excerpt_column,
             byte_column: p.byte_column,
             end_byte_column: p.end_byte_column,
-            surface: entry.surface.as_str().to_string(),
+            surface: Some(entry.surface),
             breaking: entry.is_breaking(),
             occurrence,
         }
@@ -243,7 +243,7 @@ impl<'s> Sink<'s> {
                 excerpt_column: p.excerpt_column,
                 byte_column: p.byte_column,
                 end_byte_column: p.end_byte_column,
-                surface: "uplint".to_string(),
+                surface: None,
                 breaking: false,
                 occurrence: *occurrence,
             });
