@@ -6,7 +6,7 @@
 
 use super::finding::{Severity, Status};
 use super::sink::{Produced, Verdict};
-use crate::catalog::model::{Endpoint, Method, ParamLocation, ParamType, RestApi};
+use crate::catalog::model::{Endpoint, Method, Param, ParamLocation, ParamType, RestApi};
 use crate::patterns::Hit;
 use crate::syntax::FileCtx;
 use crate::syntax::rest::{self, Call};
@@ -80,85 +80,10 @@ pub fn detect(endpoints: &[Endpoint], ctx: &FileCtx) -> Vec<Produced> {
     let token = has_token(ctx.src.text);
     for ep in endpoints {
         for call in rest::calls(&ep.path, RestApi::V4, false, ctx) {
-            if call.method != Some(ep.method) {
-                continue;
-            }
-            let what = format!("{} {}", ep.method.as_str(), ep.path);
-            for p in &ep.params {
-                match p.location {
-                    ParamLocation::Query | ParamLocation::Body => {
-                        let sent = rest::sends_param(&call.query, call.statement, &p.name);
-                        if p.required && !sent {
-                            out.push(problem(
-                                &call,
-                                ep,
-                                format!("{what} without `{}`: the parameter is required", p.name),
-                                Severity::Error,
-                            ));
-                        } else if sent
-                            && !p.values.is_empty()
-                            && let Some(v) = sent_value(&call, &p.name)
-                            && !v.starts_with('$')
-                            && !p.values.iter().any(|x| x.eq_ignore_ascii_case(&v))
-                        {
-                            out.push(problem(
-                                &call,
-                                ep,
-                                format!(
-                                    "{what} with `{}={v}`: only {} is accepted",
-                                    p.name,
-                                    p.values.join(" or ")
-                                ),
-                                Severity::Error,
-                            ));
-                        }
-                    }
-                    ParamLocation::Path if p.ty == ParamType::Integer => {
-                        // The segment in the place of `:name`.
-                        let pos = ep.path.split('/').position(|s| s == format!(":{}", p.name));
-                        let seg = pos.and_then(|i| call.path.split('/').nth(i));
-                        if let Some(seg) = seg
-                            && !seg.chars().all(|c| c.is_ascii_digit())
-                            && !placeholder(seg)
-                        {
-                            out.push(problem(
-                                &call,
-                                ep,
-                                format!(
-                                    "{what} with `{}` = `{seg}`: a numeric id is required",
-                                    p.name
-                                ),
-                                Severity::Error,
-                            ));
-                        }
-                    }
-                    _ => {}
+            if call.method == Some(ep.method) {
+                for (message, severity) in call_problems(ep, &call, token) {
+                    out.push(problem(&call, ep, message, severity));
                 }
-            }
-            if ep.no_body {
-                if call.statement.contains("public_key") {
-                    out.push(problem(
-                        &call,
-                        ep,
-                        format!("{what} supplies `public_key`: the service generates it"),
-                        Severity::Error,
-                    ));
-                } else if sends_body(call.statement) {
-                    out.push(problem(
-                        &call,
-                        ep,
-                        format!("{what} sends body fields: the request carries none"),
-                        Severity::Error,
-                    ));
-                }
-            }
-            if !token {
-                out.push(problem(
-                    &call,
-                    ep,
-                    format!("{what} without the PRIVATE-TOKEN header"),
-                    Severity::Warning,
-                ));
             }
         }
         // A request to the collection with the method of the item: the id is missing.
@@ -166,22 +91,78 @@ pub fn detect(endpoints: &[Endpoint], ctx: &FileCtx) -> Vec<Produced> {
             && last.starts_with(':')
             && ep.method == Method::Delete
         {
+            let m = ep.method.as_str();
             for call in rest::calls(parent, RestApi::V4, false, ctx) {
                 if call.method == Some(ep.method) {
-                    out.push(problem(
-                        &call,
-                        ep,
-                        format!(
-                            "{} {parent} without `{}`: a {} needs the id",
-                            ep.method.as_str(),
-                            &last[1..],
-                            ep.method.as_str()
-                        ),
-                        Severity::Error,
-                    ));
+                    let message =
+                        format!("{m} {parent} without `{}`: a {m} needs the id", &last[1..]);
+                    out.push(problem(&call, ep, message, Severity::Error));
                 }
             }
         }
     }
     out
+}
+
+/// What is wrong with one call of `ep`: its parameters, its body, its authentication.
+fn call_problems(ep: &Endpoint, call: &Call, token: bool) -> Vec<(String, Severity)> {
+    let what = format!("{} {}", ep.method.as_str(), ep.path);
+    let mut out: Vec<(String, Severity)> = ep
+        .params
+        .iter()
+        .filter_map(|p| param_problem(ep, p, call, &what))
+        .map(|m| (m, Severity::Error))
+        .collect();
+    if ep.no_body {
+        if call.statement.contains("public_key") {
+            let m = format!("{what} supplies `public_key`: the service generates it");
+            out.push((m, Severity::Error));
+        } else if sends_body(call.statement) {
+            let m = format!("{what} sends body fields: the request carries none");
+            out.push((m, Severity::Error));
+        }
+    }
+    if !token {
+        let m = format!("{what} without the PRIVATE-TOKEN header");
+        out.push((m, Severity::Warning));
+    }
+    out
+}
+
+/// A parameter the call leaves out though it is required, sends with a value it may not have,
+/// or (a numeric path parameter) fills with something that is not a number.
+fn param_problem(ep: &Endpoint, p: &Param, call: &Call, what: &str) -> Option<String> {
+    match p.location {
+        ParamLocation::Query | ParamLocation::Body => {
+            let sent = rest::sends_param(&call.query, call.statement, &p.name);
+            if p.required && !sent {
+                return Some(format!(
+                    "{what} without `{}`: the parameter is required",
+                    p.name
+                ));
+            }
+            let v = sent_value(call, &p.name).filter(|_| sent && !p.values.is_empty())?;
+            let allowed = v.starts_with('$') || p.values.iter().any(|x| x.eq_ignore_ascii_case(&v));
+            (!allowed).then(|| {
+                format!(
+                    "{what} with `{}={v}`: only {} is accepted",
+                    p.name,
+                    p.values.join(" or ")
+                )
+            })
+        }
+        ParamLocation::Path if p.ty == ParamType::Integer => {
+            // The segment in the place of `:name`.
+            let pos = ep.path.split('/').position(|s| s == format!(":{}", p.name));
+            let seg = pos.and_then(|i| call.path.split('/').nth(i))?;
+            let numeric = seg.chars().all(|c| c.is_ascii_digit()) || placeholder(seg);
+            (!numeric).then(|| {
+                format!(
+                    "{what} with `{}` = `{seg}`: a numeric id is required",
+                    p.name
+                )
+            })
+        }
+        _ => None,
+    }
 }

@@ -114,9 +114,15 @@ pub fn classify(path: &str) -> Option<Class> {
     let dirs: Vec<&str> = path.split('/').collect();
     let dirs = &dirs[..dirs.len() - 1];
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
-    let is_yaml = matches!(ext, "yml" | "yaml");
-    use CommentStyle::{Hash, HashAndSlash, Semicolon, Slash};
+    config_class(&lower, dirs, ext)
+        .or_else(|| command_class(&lower, ext))
+        .or_else(|| code_class(&lower, ext))
+}
 
+/// CI configuration, Helm charts, YAML, monitoring, `gitlab.rb`, `config.toml`, GraphQL.
+fn config_class(lower: &str, dirs: &[&str], ext: &str) -> Option<Class> {
+    let is_yaml = matches!(ext, "yml" | "yaml");
+    use CommentStyle::Hash;
     // GitLab CI configuration.
     if lower == ".gitlab-ci.yml"
         || lower.ends_with(".gitlab-ci.yml")
@@ -184,12 +190,18 @@ pub fn classify(path: &str) -> Option<Class> {
     if matches!(ext, "graphql" | "gql") {
         return class(FileKind::Graphql, Hash);
     }
+    None
+}
+
+/// Shell scripts, Dockerfiles, Makefiles, systemd units, Terraform and other command lines.
+fn command_class(lower: &str, ext: &str) -> Option<Class> {
+    use CommentStyle::{Hash, HashAndSlash, Semicolon};
     // Command lines.
     if matches!(
         ext,
         "sh" | "bash" | "zsh" | "ksh" | "ps1" | "psm1" | "env" | "mk"
     ) || matches!(
-        lower.as_str(),
+        lower,
         "dockerfile"
             | "containerfile"
             | "makefile"
@@ -215,6 +227,12 @@ pub fn classify(path: &str) -> Option<Class> {
     if matches!(ext, "nix" | "pp" | "j2" | "erb") {
         return class(FileKind::Shell, Hash);
     }
+    None
+}
+
+/// Source code in a programming language.
+fn code_class(lower: &str, ext: &str) -> Option<Class> {
+    use CommentStyle::{Hash, HashAndSlash, Slash};
     // Source code.
     match ext {
         "py" | "rb" | "rake" | "pl" | "pm" | "r" | "ex" | "exs" | "cr" => {
