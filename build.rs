@@ -6,11 +6,20 @@
 #[allow(dead_code)]
 mod raw;
 
+#[path = "src/patterns/raw.rs"]
+pub mod pattern_raw;
+
+/// `crate::patterns::raw` as the library names it.
+mod patterns {
+    pub use super::pattern_raw as raw;
+}
+
 use std::path::Path;
 
 fn main() {
     println!("cargo:rerun-if-changed=data");
     println!("cargo:rerun-if-changed=src/catalog/raw.rs");
+    println!("cargo:rerun-if-changed=src/patterns/raw.rs");
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let mut names: Vec<String> = std::fs::read_dir("data")
         .expect("data/ is readable")

@@ -7,6 +7,8 @@
 pub mod catalog;
 pub mod config;
 pub mod output;
+pub mod patterns;
 pub mod render;
 pub mod scan;
+pub mod syntax;
 pub mod version;

@@ -295,7 +295,7 @@ fn a_finding_on_a_huge_line_keeps_an_excerpt() {
         findings: r.findings.clone(),
         ..Default::default()
     };
-    let human = render::human(&report, &render::Context::default());
+    let human = render::human(&report, &render::Context::new("18.0".parse().unwrap()));
     let lines: Vec<&str> = human.lines().collect();
     let source = lines.iter().find(|l| l.contains("$CI_JOB_JWT")).unwrap();
     let caret = lines.iter().find(|l| l.contains('^')).unwrap();

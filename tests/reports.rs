@@ -21,14 +21,9 @@ fn scan(dir: &Path) -> (Report, render::Context) {
     let scanner = Scanner::new(&cat, Options::new("18.0".parse().unwrap())).unwrap();
     let report = scanner.scan_paths(&[dir.to_path_buf()], dir);
     let ctx = render::Context {
-        target: "18.0".into(),
         rules: render::rules_for(&report, &cat),
-        versions: cat
-            .removal_milestones()
-            .iter()
-            .map(|m| m.to_string())
-            .collect(),
-        ..render::Context::default()
+        versions: cat.removal_milestones(),
+        ..render::Context::new("18.0".parse().unwrap())
     };
     (report, ctx)
 }

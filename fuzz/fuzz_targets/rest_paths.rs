@@ -1,7 +1,7 @@
 //! The REST path matcher, URL joining and method detection on any text.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use uplint::scan::detect::rest;
+use uplint::syntax::rest;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -60,8 +60,8 @@ pub enum Usage {
     #[error("--removed-in cannot be combined with --from/--to")]
     RemovedInWithWindow,
     /// The scan engine's own check of its options.
-    #[error("{0}")]
-    Scanner(String),
+    #[error(transparent)]
+    Scanner(#[from] uplint::scan::ScanError),
     #[error(transparent)]
     Write(#[from] WriteError),
 }

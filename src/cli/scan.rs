@@ -130,9 +130,9 @@ fn context(
     elapsed: std::time::Duration,
 ) -> render::Context {
     render::Context {
-        target: o.target.to_string(),
-        current: o.current.map(|c| c.to_string()),
-        min_version: o.min_version.map(|m| m.to_string()),
+        target: o.target,
+        current: o.current,
+        min_version: o.min_version,
         api_v5: o.api_v5,
         elapsed: Some(elapsed),
         color: false,
@@ -199,7 +199,7 @@ fn render_as(format: ScanFormat, report: &Report, ctx: &render::Context) -> Stri
 
 /// The versions of the timeline: every removal milestone of the data, and the version running
 /// now.
-fn timeline(cat: &Catalog, current: Option<ServiceVersion>) -> Vec<String> {
+fn timeline(cat: &Catalog, current: Option<ServiceVersion>) -> Vec<uplint::version::Milestone> {
     let mut milestones = cat.removal_milestones();
     if let Some(c) = current.map(uplint::version::Milestone::Service)
         && !milestones.contains(&c)
@@ -207,7 +207,7 @@ fn timeline(cat: &Catalog, current: Option<ServiceVersion>) -> Vec<String> {
         milestones.push(c);
         milestones.sort();
     }
-    milestones.iter().map(|m| m.to_string()).collect()
+    milestones
 }
 
 /// Write an output file (`-` is standard output) without damaging what is there.

@@ -2,6 +2,9 @@
 
 use serde::Serialize;
 
+use crate::catalog::Surface;
+use crate::version::Milestone;
+
 /// Where a finding stands for the chosen target version.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -65,7 +68,7 @@ pub struct Finding {
     pub end_column: usize,
     pub severity: Severity,
     pub status: Status,
-    pub removed_in: Option<String>,
+    pub removed_in: Option<Milestone>,
     /// The text that matched, e.g. `CI_JOB_JWT_V2` or `trigger.strategy: depend`.
     pub matched: String,
     pub message: String,
@@ -81,9 +84,10 @@ pub struct Finding {
     pub byte_column: usize,
     #[serde(skip)]
     pub end_byte_column: usize,
-    /// The entry's surface, for grouping and `--select`.
+    /// The entry's surface, for grouping and `--select` (`None`: uplint's own finding, an
+    /// unused suppression).
     #[serde(skip)]
-    pub surface: String,
+    pub surface: Option<Surface>,
     /// The entry is marked as a breaking change.
     #[serde(skip)]
     pub breaking: bool,
@@ -94,6 +98,11 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// The surface's name, `uplint` for uplint's own findings.
+    pub fn surface_name(&self) -> &'static str {
+        self.surface.map_or("uplint", Surface::as_str)
+    }
+
     /// The order of a report: by place, then rule, extent, status and message, so that the
     /// order is total and the output deterministic.
     #[allow(clippy::type_complexity)]

@@ -1,28 +1,27 @@
 //! The scan engine: walk a tree, classify each file, prefilter it with one automaton, run the
-//! detectors of the patterns it may hold, and turn their hits into findings for a target
-//! version. It produces findings and knows nothing of output formats.
+//! detectors of the patterns it may hold, and hand their hits to the sink, which turns them into
+//! findings for a target version. It produces findings and knows nothing of output formats.
 
-pub mod classify;
-pub mod cmdline;
-pub mod detect;
+mod endpoint_contract;
 pub mod finding;
-pub mod graphql;
 mod includes;
 mod prefilter;
-pub mod source;
+mod sink;
 mod suppress;
 mod walk;
-pub mod yaml;
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
+/// The file model the scan reads files with (kept here for the names the library had).
+pub use crate::syntax::{classify, cmdline, graphql, source, yaml};
 pub use finding::{FileError, Finding, Severity, Status, Summary};
+pub use sink::UNUSED_SUPPRESSION;
 
-use crate::catalog::{Catalog, Change, Entry, Pattern};
-use crate::version::{ApiVersion, Milestone, ServiceVersion};
-use detect::FileCtx;
-use source::Source;
+use crate::catalog::{Catalog, Entry, Pattern};
+use crate::syntax::FileCtx;
+use crate::syntax::source::Source;
+use crate::version::ServiceVersion;
+use sink::{Produced, Sink};
 
 /// What a scan looks for and how it judges what it finds.
 #[derive(Clone, Debug)]
@@ -78,10 +77,45 @@ pub struct Report {
     pub summary: Summary,
 }
 
-/// One (entry, pattern) the scanner looks for.
+/// A scanner that cannot be built from its options.
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    #[error("invalid per-path glob `{glob}`: {source}")]
+    PerPathGlob {
+        glob: String,
+        source: globset::Error,
+    },
+}
+
+/// What a detector looks for.
+enum Detector {
+    /// The uses of a pattern.
+    Pattern(Pattern),
+    /// The calls of an entry's endpoints that break their contract.
+    EndpointContract,
+}
+
+/// One detector of one entry.
 struct Target {
     entry: usize,
-    pattern: Pattern,
+    detector: Detector,
+}
+
+impl Target {
+    fn applies(&self, kind: crate::catalog::FileKind) -> bool {
+        match &self.detector {
+            Detector::Pattern(p) => p.applies(kind),
+            // Wherever one of the entry's patterns may occur.
+            Detector::EndpointContract => true,
+        }
+    }
+
+    fn detect(&self, entry: &Entry, ctx: &FileCtx) -> Vec<Produced> {
+        match &self.detector {
+            Detector::Pattern(p) => p.detect(ctx).into_iter().map(|h| (h, None)).collect(),
+            Detector::EndpointContract => endpoint_contract::detect(&entry.endpoints, ctx),
+        }
+    }
 }
 
 /// What scanning one file gave.
@@ -91,6 +125,12 @@ pub struct FileResult {
     pub errors: Vec<FileError>,
     pub suppressed: usize,
     pub before_current: usize,
+}
+
+/// Scratch space of one worker, reused across the files it scans.
+#[derive(Default)]
+pub struct Scratch {
+    prefilter: prefilter::Scratch,
 }
 
 /// A scanner built once from a catalog and options, then run over any number of files.
@@ -104,47 +144,54 @@ pub struct Scanner {
     known_ids: Vec<String>,
 }
 
-fn selected(entry: &Entry, list: &[String]) -> bool {
-    list.iter()
-        .any(|s| s == &entry.id || s == entry.surface.as_str())
+/// Is the entry looked for in this run (`--select`, `--ignore`, detectable)?
+fn selected(entry: &Entry, options: &Options) -> bool {
+    entry.detectable
+        && (options.select.is_empty() || options.select.iter().any(|s| sink::names(entry, s)))
+        && !options.ignore.iter().any(|s| sink::names(entry, s))
 }
 
 impl Scanner {
-    pub fn new(catalog: &Catalog, options: Options) -> Result<Scanner, String> {
-        let mut entries = Vec::new();
+    pub fn new(catalog: &Catalog, options: Options) -> Result<Scanner, ScanError> {
+        let entries: Vec<Entry> = catalog
+            .entries()
+            .iter()
+            .filter(|e| selected(e, &options))
+            .cloned()
+            .collect();
         let mut targets = Vec::new();
-        for e in catalog.entries() {
-            if !e.detectable {
-                continue;
-            }
-            if !options.select.is_empty() && !selected(e, &options.select) {
-                continue;
-            }
-            if selected(e, &options.ignore) {
-                continue;
-            }
+        // Per target: the literals of which one must occur, and those of which one must also.
+        let mut anchors: Vec<Vec<String>> = Vec::new();
+        let mut context: Vec<Vec<String>> = Vec::new();
+        for (i, e) in entries.iter().enumerate() {
             for p in &e.patterns {
+                anchors.push(vec![p.anchor()]);
+                context.push(p.context_anchors());
                 targets.push(Target {
-                    entry: entries.len(),
-                    pattern: p.clone(),
+                    entry: i,
+                    detector: Detector::Pattern(p.clone()),
                 });
             }
-            entries.push(e.clone());
+            if e.change == crate::catalog::Change::Introduced && !e.endpoints.is_empty() {
+                anchors.push(e.patterns.iter().map(Pattern::anchor).collect());
+                context.push(Vec::new());
+                targets.push(Target {
+                    entry: i,
+                    detector: Detector::EndpointContract,
+                });
+            }
         }
-        let literals: Vec<String> = targets.iter().map(|t| t.pattern.anchor()).collect();
         let mut per_path = Vec::new();
         for (glob, ids) in &options.per_path_ignores {
-            let g = globset::Glob::new(glob)
-                .map_err(|e| format!("invalid per-path glob `{glob}`: {e}"))?;
+            let g = globset::Glob::new(glob).map_err(|source| ScanError::PerPathGlob {
+                glob: glob.clone(),
+                source,
+            })?;
             per_path.push((g.compile_matcher(), ids.clone()));
         }
-        let context: Vec<Vec<String>> = targets
-            .iter()
-            .map(|t| t.pattern.context_anchors())
-            .collect();
         Ok(Scanner {
             known_ids: catalog.entries().iter().map(|e| e.id.clone()).collect(),
-            prefilter: prefilter::Prefilter::new(&literals, &context),
+            prefilter: prefilter::Prefilter::new(&anchors, &context),
             entries,
             targets,
             options,
@@ -161,45 +208,6 @@ impl Scanner {
         walk::scan(self, paths, root)
     }
 
-    /// The status and severity of a finding of `entry` for the target version.
-    fn judge(&self, entry: &Entry) -> (Status, Severity) {
-        let o = &self.options;
-        match entry.removed_in {
-            Some(Milestone::Service(v)) if v <= o.target => {
-                if entry.change == Change::BehaviourChange {
-                    (Status::BehaviourChange, Severity::Warning)
-                } else {
-                    (Status::Removed, Severity::Error)
-                }
-            }
-            Some(Milestone::Api(ApiVersion::V5)) if o.api_v5 => (Status::Removed, Severity::Error),
-            _ => (Status::Deprecated, Severity::Warning),
-        }
-    }
-
-    fn before_current(&self, entry: &Entry) -> bool {
-        match (entry.removed_in, self.options.current) {
-            (Some(Milestone::Service(v)), Some(cur)) => v <= cur,
-            _ => false,
-        }
-    }
-
-    fn message(entry: &Entry, status: Status) -> String {
-        let when = match entry.removed_in {
-            Some(Milestone::Api(a)) => format!("REST API {a}"),
-            Some(m) => m.to_string(),
-            None => "a later version".to_string(),
-        };
-        match status {
-            Status::Removed => format!("{}: removed in {when}", entry.title),
-            Status::BehaviourChange => format!("{}: behaviour changes in {when}", entry.title),
-            Status::Deprecated if entry.change == Change::BehaviourChange => {
-                format!("{}: behaviour will change in {when}", entry.title)
-            }
-            _ => format!("{}: deprecated, removed in {when}", entry.title),
-        }
-    }
-
     /// Scan one file's text. `path` is shown in findings; `class_path` decides the file kind.
     pub fn scan_text(&self, path: &str, class_path: &str, text: &str) -> FileResult {
         match classify::classify(class_path) {
@@ -211,205 +219,39 @@ impl Scanner {
     /// Scan one file's text as a file of the given class.
     pub fn scan_class(&self, path: &str, class: classify::Class, text: &str) -> FileResult {
         let mut result = FileResult::default();
-        let mut seen = Vec::new();
-        let (candidates, marker) = self.prefilter.candidates(text.as_bytes(), &mut seen);
+        self.scan_into(&mut Scratch::default(), path, class, text, &mut result);
+        result
+    }
+
+    /// Scan one file's text into `result`, with a worker's scratch space.
+    pub fn scan_into(
+        &self,
+        scratch: &mut Scratch,
+        path: &str,
+        class: classify::Class,
+        text: &str,
+        result: &mut FileResult,
+    ) {
+        let marker = self
+            .prefilter
+            .candidates(text.as_bytes(), &mut scratch.prefilter);
+        let candidates = scratch.prefilter.candidates();
         if candidates.is_empty() && !marker {
-            return result;
+            return;
         }
         let src = Source::new(path, text, class);
         let ctx = FileCtx::new(&src);
-        // Each hit with its verdict: (status, severity, message), or None to judge it by its
-        // entry's removal.
-        type Verdict = Option<(Status, Severity, String)>;
-        let mut raw: Vec<(usize, detect::Hit, Verdict)> = Vec::new();
-        let mut checked_calls: Vec<usize> = Vec::new();
-        for &t in &candidates {
+        let mut sink = Sink::new(self);
+        for &t in candidates {
             let target = &self.targets[t];
-            let entry = &self.entries[target.entry];
-            if entry.change == Change::Introduced
-                && !entry.endpoints.is_empty()
-                && !checked_calls.contains(&target.entry)
-            {
-                checked_calls.push(target.entry);
-                for p in detect::error_tracking::check(&entry.endpoints, &ctx) {
-                    raw.push((
-                        target.entry,
-                        p.hit,
-                        Some((Status::InvalidCall, p.severity, p.message)),
-                    ));
-                }
-            }
-            if !detect::applies(&target.pattern, class.kind) {
+            if !target.applies(class.kind) {
                 continue;
             }
-            for hit in detect::detect(&target.pattern, &ctx) {
-                if entry.change != Change::Introduced {
-                    raw.push((target.entry, hit, None));
-                    continue;
-                }
-                // An introduced item is a finding only when the oldest supported server lacks it.
-                if let (Some(min), Some(introduced)) =
-                    (self.options.min_version, entry.introduced_in)
-                    && introduced > min
-                    && !hit.weak
-                {
-                    let message = format!(
-                        "{}: introduced in {introduced}, after the oldest supported version {min}",
-                        entry.title
-                    );
-                    raw.push((
-                        target.entry,
-                        hit,
-                        Some((Status::Unavailable, Severity::Error, message)),
-                    ));
-                }
+            for (hit, verdict) in target.detect(&self.entries[target.entry], &ctx) {
+                sink.accept(target.entry, hit, verdict);
             }
         }
-        for (offset, message) in ctx.graphql_errors() {
-            let (line, col) = src.line_col(offset);
-            result.errors.push(FileError {
-                path: path.to_string(),
-                message: format!(
-                    "GraphQL document does not parse at {line}:{col}: {message}; its names were matched as words instead"
-                ),
-            });
-        }
-        if let Some((offset, message)) = ctx.yaml_error() {
-            let (line, col) = src.line_col(*offset);
-            result.errors.push(FileError {
-                path: path.to_string(),
-                message: format!(
-                    "YAML does not parse at {line}:{col}: {message}; keys were read line by line instead"
-                ),
-            });
-        }
-        // One finding per entry, place and verdict.
-        raw.sort_by(|(e1, h1, v1), (e2, h2, v2)| {
-            (h1.start, *e1, h1.end, v1.as_ref().map(|v| &v.2)).cmp(&(
-                h2.start,
-                *e2,
-                h2.end,
-                v2.as_ref().map(|v| &v.2),
-            ))
-        });
-        raw.dedup_by(|a, b| a.0 == b.0 && a.1.start == b.1.start && a.2 == b.2);
-
-        let mut suppressions = if marker {
-            suppress::find(&src)
-        } else {
-            Vec::new()
-        };
-        let path_ignores: Vec<&String> = self
-            .per_path
-            .iter()
-            .filter(|(g, _)| g.is_match(path))
-            .flat_map(|(_, ids)| ids)
-            .collect();
-        let mut occurrences: HashMap<(usize, String), usize> = HashMap::new();
-        for (e, hit, verdict) in raw {
-            let entry = &self.entries[e];
-            if self.before_current(entry) {
-                result.before_current += 1;
-                continue;
-            }
-            if path_ignores
-                .iter()
-                .any(|s| **s == entry.id || *s == entry.surface.as_str())
-            {
-                result.suppressed += 1;
-                continue;
-            }
-            let (line, column) = src.line_col(hit.start);
-            let (end_line, end_column) = src.line_col(hit.end);
-            let (byte_column, end_byte_column) =
-                (src.byte_column(hit.start), src.byte_column(hit.end));
-            let mut suppressed = false;
-            for s in &mut suppressions {
-                if let Some(i) = s.covers(&entry.id, line) {
-                    s.ids[i].3 = true;
-                    suppressed = true;
-                }
-            }
-            if suppressed {
-                result.suppressed += 1;
-                continue;
-            }
-            let (source_line, excerpt_column) = src.excerpt(line, column);
-            let (status, mut severity, message) = match verdict {
-                Some(v) => v,
-                None => {
-                    let (status, severity) = self.judge(entry);
-                    (status, severity, Self::message(entry, status))
-                }
-            };
-            if hit.weak {
-                severity = Severity::Info;
-            }
-            let occurrence = occurrences.entry((e, hit.matched.clone())).or_insert(0);
-            result.findings.push(Finding {
-                id: entry.id.clone(),
-                path: path.to_string(),
-                line,
-                column,
-                end_line,
-                end_column,
-                severity,
-                status,
-                removed_in: entry.removed_in.map(|m| m.to_string()),
-                message,
-                replacement: entry.replacement_text(),
-                matched: hit.matched,
-                source_line,
-                excerpt_column,
-                byte_column,
-                end_byte_column,
-                surface: entry.surface.as_str().to_string(),
-                breaking: entry.is_breaking(),
-                occurrence: *occurrence,
-            });
-            *occurrence += 1;
-        }
-        for s in &suppressions {
-            for (id, start, end, used) in &s.ids {
-                if *used {
-                    continue;
-                }
-                let message = if self.entries.iter().any(|e| &e.id == id) {
-                    format!("suppression of `{id}` suppresses nothing")
-                } else if self.known_ids.contains(id) {
-                    // Known, but not looked for in this run (--select, --ignore, not detectable).
-                    continue;
-                } else {
-                    format!("suppression names `{id}`, which is no id uplint knows")
-                };
-                let (line, column) = src.line_col(*start);
-                let (end_line, end_column) = src.line_col(*end);
-                let (excerpt, excerpt_column) = src.excerpt(line, column);
-                let occurrence = occurrences.entry((usize::MAX, id.clone())).or_insert(0);
-                result.findings.push(Finding {
-                    id: "unused-suppression".to_string(),
-                    path: path.to_string(),
-                    line,
-                    column,
-                    end_line,
-                    end_column,
-                    severity: Severity::Warning,
-                    status: Status::UnusedSuppression,
-                    removed_in: None,
-                    matched: id.clone(),
-                    message,
-                    replacement: Some("remove the suppression".to_string()),
-                    source_line: excerpt,
-                    excerpt_column,
-                    byte_column: src.byte_column(*start),
-                    end_byte_column: src.byte_column(*end),
-                    surface: "uplint".to_string(),
-                    breaking: false,
-                    occurrence: *occurrence,
-                });
-                *occurrence += 1;
-            }
-        }
-        result
+        sink::parse_notes(&ctx, &mut result.errors);
+        sink.finish(&src, marker, result);
     }
 }

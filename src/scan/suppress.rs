@@ -2,26 +2,49 @@
 //! before, `uplint: ignore-file[ID,...]` in the first lines of a file. A suppression that
 //! suppresses nothing is itself reported.
 
-use super::source::Source;
+use crate::syntax::source::Source;
 
 /// How many lines at the top of a file may hold an `ignore-file` suppression.
 pub const FILE_LEVEL_LINES: usize = 10;
+
+/// One id named in a suppression.
+#[derive(Debug)]
+pub struct SuppressedId {
+    pub id: String,
+    /// Its byte range in the file.
+    pub start: usize,
+    pub end: usize,
+    /// It suppressed something.
+    pub used: bool,
+}
 
 #[derive(Debug)]
 pub struct Suppression {
     pub line: usize,
     pub file_level: bool,
-    /// Each id, its byte range, and whether it suppressed something.
-    pub ids: Vec<(String, usize, usize, bool)>,
+    pub ids: Vec<SuppressedId>,
 }
 
 impl Suppression {
-    pub fn covers(&self, id: &str, line: usize) -> Option<usize> {
+    fn covers(&mut self, id: &str, line: usize) -> Option<&mut SuppressedId> {
         if !self.file_level && line != self.line && line != self.line + 1 {
             return None;
         }
-        self.ids.iter().position(|(i, ..)| i == id)
+        self.ids.iter_mut().find(|i| i.id == id)
     }
+}
+
+/// Does a suppression cover a finding of `id` on `line`? Every suppression that does is marked
+/// used.
+pub fn apply(suppressions: &mut [Suppression], id: &str, line: usize) -> bool {
+    let mut suppressed = false;
+    for s in suppressions {
+        if let Some(i) = s.covers(id, line) {
+            i.used = true;
+            suppressed = true;
+        }
+    }
+    suppressed
 }
 
 /// Every suppression in the file's comments.
@@ -52,7 +75,12 @@ pub fn find(src: &Source) -> Vec<Suppression> {
                 let lead = part.len() - part.trim_start().len();
                 let id = part.trim();
                 if !id.is_empty() {
-                    ids.push((id.to_string(), pos + lead, pos + lead + id.len(), false));
+                    ids.push(SuppressedId {
+                        id: id.to_string(),
+                        start: pos + lead,
+                        end: pos + lead + id.len(),
+                        used: false,
+                    });
                 }
                 pos += part.len() + 1;
             }

@@ -2,20 +2,21 @@
 //! hidden files (`.gitlab-ci.yml`) but never `.git/`, reads each file once, skips binary files,
 //! and lists every file it could not read.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use ignore::{WalkBuilder, WalkState};
+use ignore::{ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 
 use super::finding::FileError;
-use super::{Report, Scanner};
+use super::{FileResult, Report, Scanner, Scratch};
 
 /// How many bytes at the start of a file are checked for a NUL (binary files are skipped).
 const BINARY_PROBE: usize = 8 * 1024;
 
 /// The text of a file: UTF-8 (a BOM removed), UTF-16 with a BOM decoded, invalid UTF-8 with
 /// its bad bytes replaced (and a note). `None`: binary.
-pub fn decode(bytes: Vec<u8>) -> Result<(String, Option<String>), ()> {
+pub fn decode(bytes: Vec<u8>) -> Option<(String, Option<String>)> {
     if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
         return decode(rest.to_vec());
     }
@@ -35,16 +36,16 @@ pub fn decode(bytes: Vec<u8>) -> Result<(String, Option<String>), ()> {
         let text: String = char::decode_utf16(units)
             .map(|r| r.unwrap_or('\u{FFFD}'))
             .collect();
-        return Ok((text, None));
+        return Some((text, None));
     }
     if memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_some() {
-        return Err(());
+        return None;
     }
     match String::from_utf8(bytes) {
-        Ok(s) => Ok((s, None)),
+        Ok(s) => Some((s, None)),
         Err(e) => {
             let bytes = e.into_bytes();
-            Ok((
+            Some((
                 String::from_utf8_lossy(&bytes).into_owned(),
                 Some("not valid UTF-8: scanned with the invalid bytes replaced".to_string()),
             ))
@@ -66,17 +67,82 @@ pub fn display_path(path: &Path, root: &Path) -> String {
     }
 }
 
+/// Builds one worker per walking thread.
+#[derive(Clone, Copy)]
+struct Workers<'s> {
+    scanner: &'s Scanner,
+    root: &'s Path,
+    ci_files: &'s BTreeSet<PathBuf>,
+    acc: &'s Mutex<Report>,
+}
+
+/// One walking thread: its scratch space and its partial report, merged into the whole when
+/// the thread is done (one lock per thread, none per file).
+struct Worker<'s> {
+    shared: Workers<'s>,
+    scratch: Scratch,
+    /// The findings and per-file counts of every file this worker scanned.
+    files: FileResult,
+    report: Report,
+}
+
+impl<'s> ParallelVisitorBuilder<'s> for Workers<'s> {
+    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
+        Box::new(Worker {
+            shared: *self,
+            scratch: Scratch::default(),
+            files: FileResult::default(),
+            report: Report::default(),
+        })
+    }
+}
+
+impl ParallelVisitor for Worker<'_> {
+    fn visit(&mut self, entry: Result<ignore::DirEntry, ignore::Error>) -> WalkState {
+        let root = self.shared.root;
+        let entry = match entry {
+            Err(err) => {
+                self.report.errors.push(walk_error(&err, root));
+                return WalkState::Continue;
+            }
+            Ok(entry) => entry,
+        };
+        let path = entry.path();
+        match entry.file_type() {
+            Some(t) if t.is_dir() || t.is_symlink() => {} // a symlink: not followed
+            Some(t) if !t.is_file() => self.report.errors.push(FileError {
+                path: display_path(path, root),
+                message: "not a regular file (FIFO, socket or device): not read".into(),
+            }),
+            _ => self.scan_file(path),
+        }
+        WalkState::Continue
+    }
+}
+
+impl Drop for Worker<'_> {
+    fn drop(&mut self) {
+        let mut report = std::mem::take(&mut self.report);
+        let files = std::mem::take(&mut self.files);
+        report.findings.extend(files.findings);
+        report.errors.extend(files.errors);
+        report.summary.suppressed += files.suppressed;
+        report.summary.before_current += files.before_current;
+        let mut acc = self.shared.acc.lock().unwrap_or_else(|p| p.into_inner());
+        merge(&mut acc, report);
+    }
+}
+
 pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
     let acc = Mutex::new(Report::default());
     // Files a CI configuration includes are CI configuration, whatever their name.
-    let ci_files: std::collections::BTreeSet<PathBuf> = paths
+    let ci_files: BTreeSet<PathBuf> = paths
         .iter()
         .chain(std::iter::once(&root.to_path_buf()))
         .filter(|p| p.is_dir())
         .flat_map(|p| super::includes::ci_includes(p))
         .map(|p| p.canonicalize().unwrap_or(p))
         .collect();
-    let ci_files = &ci_files;
     let opts = scanner.options();
     let mut builder = WalkBuilder::new(&paths[0]);
     for p in &paths[1..] {
@@ -100,34 +166,13 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
     if let Ok(o) = overrides.build() {
         builder.overrides(o);
     }
-    builder.build_parallel().run(|| {
-        let acc = &acc;
-        Box::new(move |entry| {
-            let mut local = Report::default();
-            match entry {
-                Err(err) => local.errors.push(walk_error(&err, root)),
-                Ok(entry) => {
-                    let path = entry.path();
-                    let shown = display_path(path, root);
-                    match entry.file_type() {
-                        Some(t) if t.is_dir() => return WalkState::Continue,
-                        Some(t) if t.is_file() => {
-                            scan_file(scanner, path, &shown, ci_files, &mut local)
-                        }
-                        Some(t) if t.is_symlink() => {} // not followed
-                        Some(_) => local.errors.push(FileError {
-                            path: shown,
-                            message: "not a regular file (FIFO, socket or device): not read".into(),
-                        }),
-                        None => scan_file(scanner, path, &shown, ci_files, &mut local),
-                    }
-                }
-            }
-            let mut a = acc.lock().unwrap_or_else(|p| p.into_inner());
-            merge(&mut a, local);
-            WalkState::Continue
-        })
-    });
+    let mut workers = Workers {
+        scanner,
+        root,
+        ci_files: &ci_files,
+        acc: &acc,
+    };
+    builder.build_parallel().visit(&mut workers);
     let mut report = acc.into_inner().unwrap_or_else(|p| p.into_inner());
     report
         .findings
@@ -201,76 +246,70 @@ fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
     }
 }
 
-fn scan_file(
-    scanner: &Scanner,
-    path: &Path,
-    shown: &str,
-    ci_files: &std::collections::BTreeSet<PathBuf>,
-    out: &mut Report,
-) {
-    // Only files uplint knows how to read; an included CI file is read as CI configuration.
-    let class_path = path.to_string_lossy().replace('\\', "/");
-    let included =
-        !ci_files.is_empty() && ci_files.contains(&path.canonicalize().unwrap_or_default());
-    let class = if included {
-        super::classify::ci()
-    } else {
-        match super::classify::classify(&class_path) {
-            Some(c) => c,
-            None => return,
+impl Worker<'_> {
+    fn scan_file(&mut self, path: &Path) {
+        let (scanner, ci_files) = (self.shared.scanner, self.shared.ci_files);
+        let shown = &display_path(path, self.shared.root);
+        let out = &mut self.report;
+        // Only files uplint knows how to read; an included CI file is read as CI configuration.
+        let class_path = path.to_string_lossy().replace('\\', "/");
+        let included =
+            !ci_files.is_empty() && ci_files.contains(&path.canonicalize().unwrap_or_default());
+        let class = if included {
+            super::classify::ci()
+        } else {
+            match super::classify::classify(&class_path) {
+                Some(c) => c,
+                None => return,
+            }
+        };
+        let max = scanner.options().max_file_size;
+        match std::fs::metadata(path) {
+            Ok(m) if m.len() > max => {
+                out.errors.push(FileError {
+                    path: shown.to_string(),
+                    message: format!(
+                        "file is {} MiB, over the {} MiB limit: not read",
+                        m.len() / (1024 * 1024),
+                        max / (1024 * 1024)
+                    ),
+                });
+                return;
+            }
+            Ok(m) if !m.is_file() => {
+                out.errors.push(FileError {
+                    path: shown.to_string(),
+                    message: "not a regular file (FIFO, socket or device): not read".into(),
+                });
+                return;
+            }
+            _ => {}
         }
-    };
-    let max = scanner.options().max_file_size;
-    match std::fs::metadata(path) {
-        Ok(m) if m.len() > max => {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                out.errors.push(FileError {
+                    path: shown.to_string(),
+                    message: format!("cannot read: {e}"),
+                });
+                return;
+            }
+        };
+        let Some((text, note)) = decode(bytes) else {
+            {
+                out.summary.files_skipped_binary += 1;
+                return;
+            }
+        };
+        if let Some(note) = note {
             out.errors.push(FileError {
                 path: shown.to_string(),
-                message: format!(
-                    "file is {} MiB, over the {} MiB limit: not read",
-                    m.len() / (1024 * 1024),
-                    max / (1024 * 1024)
-                ),
+                message: note,
             });
-            return;
         }
-        Ok(m) if !m.is_file() => {
-            out.errors.push(FileError {
-                path: shown.to_string(),
-                message: "not a regular file (FIFO, socket or device): not read".into(),
-            });
-            return;
-        }
-        _ => {}
+        out.summary.files_scanned += 1;
+        scanner.scan_into(&mut self.scratch, shown, class, &text, &mut self.files);
     }
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => {
-            out.errors.push(FileError {
-                path: shown.to_string(),
-                message: format!("cannot read: {e}"),
-            });
-            return;
-        }
-    };
-    let (text, note) = match decode(bytes) {
-        Ok(t) => t,
-        Err(()) => {
-            out.summary.files_skipped_binary += 1;
-            return;
-        }
-    };
-    if let Some(note) = note {
-        out.errors.push(FileError {
-            path: shown.to_string(),
-            message: note,
-        });
-    }
-    out.summary.files_scanned += 1;
-    let r = scanner.scan_class(shown, class, &text);
-    out.findings.extend(r.findings);
-    out.errors.extend(r.errors);
-    out.summary.suppressed += r.suppressed;
-    out.summary.before_current += r.before_current;
 }
 
 #[cfg(test)]
@@ -281,7 +320,7 @@ mod tests {
     fn decoding() {
         assert_eq!(decode(b"\xEF\xBB\xBFa: 1".to_vec()).unwrap().0, "a: 1");
         assert_eq!(decode(vec![0xFF, 0xFE, b'a', 0, b':', 0]).unwrap().0, "a:");
-        assert!(decode(b"ab\0cd".to_vec()).is_err());
+        assert!(decode(b"ab\0cd".to_vec()).is_none());
         let (t, note) = decode(b"a\xFFb".to_vec()).unwrap();
         assert_eq!(t, "a\u{FFFD}b");
         assert!(note.is_some());

@@ -2,6 +2,8 @@
 //! Every entry carries all the fields GitLab's schema requires, since GitLab stops reading at
 //! the first invalid one; fingerprints are line-independent and unique.
 
+use std::io::{self, Write};
+
 use serde::Serialize;
 
 use super::fingerprint;
@@ -44,7 +46,7 @@ fn severity(status: Status, sev: Severity) -> &'static str {
     }
 }
 
-pub fn render(report: &Report) -> String {
+pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let issues: Vec<Issue> = report
         .findings
         .iter()
@@ -67,7 +69,10 @@ pub fn render(report: &Report) -> String {
             },
         })
         .collect();
-    let mut s = serde_json::to_string_pretty(&issues).expect("issues serialize");
-    s.push('\n');
-    s
+    serde_json::to_writer_pretty(&mut *out, &issues)?;
+    out.write_all(b"\n")
+}
+
+pub fn render(report: &Report) -> String {
+    super::to_string(|out| write(report, out))
 }

@@ -1,12 +1,14 @@
 //! Concise: one `path:line:col: severity id message` line per finding, for editors and hooks.
 //! Every line stands alone, so output split into chunks (pre-commit) stays readable.
 
+use std::io::{self, Write};
+
 use crate::scan::Report;
 
-pub fn render(report: &Report) -> String {
-    let mut out = String::new();
+pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     for f in &report.findings {
-        out.push_str(&format!(
+        write!(
+            out,
             "{}:{}:{}: {} {} {}",
             f.path,
             f.line,
@@ -14,14 +16,18 @@ pub fn render(report: &Report) -> String {
             f.severity.as_str(),
             f.id,
             f.message
-        ));
+        )?;
         if let Some(r) = &f.replacement {
-            out.push_str(&format!(" (use: {r})"));
+            write!(out, " (use: {r})")?;
         }
-        out.push('\n');
+        writeln!(out)?;
     }
     for e in &report.errors {
-        out.push_str(&format!("{}: error uplint-io {}\n", e.path, e.message));
+        writeln!(out, "{}: error uplint-io {}", e.path, e.message)?;
     }
-    out
+    Ok(())
+}
+
+pub fn render(report: &Report) -> String {
+    super::to_string(|out| write(report, out))
 }

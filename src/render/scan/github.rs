@@ -1,5 +1,7 @@
 //! GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=…::message`.
 
+use std::io::{self, Write};
+
 use crate::scan::{Report, Severity};
 
 /// Escape a message: `%`, CR and LF.
@@ -14,8 +16,7 @@ fn property(s: &str) -> String {
     data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-pub fn render(report: &Report) -> String {
-    let mut out = String::new();
+pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     for f in &report.findings {
         let kind = match f.severity {
             Severity::Error => "error",
@@ -26,8 +27,9 @@ pub fn render(report: &Report) -> String {
         if let Some(r) = &f.replacement {
             message.push_str(&format!("\nReplacement: {r}"));
         }
-        out.push_str(&format!(
-            "::{kind} file={},line={},endLine={},col={},endColumn={},title={}::{}\n",
+        writeln!(
+            out,
+            "::{kind} file={},line={},endLine={},col={},endColumn={},title={}::{}",
             property(&f.path),
             f.line,
             f.end_line,
@@ -35,9 +37,13 @@ pub fn render(report: &Report) -> String {
             f.end_column,
             property(&format!("uplint {}", f.id)),
             data(&message)
-        ));
+        )?;
     }
-    out
+    Ok(())
+}
+
+pub fn render(report: &Report) -> String {
+    super::to_string(|out| write(report, out))
 }
 
 #[cfg(test)]

@@ -4,9 +4,11 @@
 //! version, surface and severity that run in the page.
 
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 
 use super::{Context, escape_xml as esc};
-use crate::scan::{Finding, Report, Severity, Status};
+use crate::scan::{Finding, Report, Status};
+use crate::version::Milestone;
 
 const STYLE: &str = r#"
 :root { --fg:#1f2328; --muted:#59636e; --line:#d1d9e0; --bg:#f6f8fa; --err:#cf222e; --warn:#9a6700; --info:#0969da; --ok:#1a7f37; }
@@ -115,26 +117,66 @@ fn status_label(s: Status) -> &'static str {
     }
 }
 
-pub fn render(report: &Report, ctx: &Context) -> String {
-    let s = &report.summary;
-    let mut h = String::new();
-    h.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    h.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-    h.push_str("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n");
+/// Findings per removal version (`None`: uplint's own findings).
+type PerVersion = BTreeMap<(bool, Option<Milestone>), usize>;
+
+pub fn write(report: &Report, ctx: &Context, h: &mut dyn Write) -> io::Result<()> {
     let window = match &ctx.current {
         Some(c) => format!("{c} → {}", ctx.target),
         None => format!("target {}", ctx.target),
     };
-    h.push_str(&format!(
+    h.write_all(b"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")?;
+    h.write_all(b"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")?;
+    h.write_all(b"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\n")?;
+    write!(
+        h,
         "<title>uplint upgrade audit: {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
         esc(&window)
-    ));
+    )?;
+    header(report, ctx, &window, h)?;
+    let mut per_version = PerVersion::new();
+    for f in &report.findings {
+        *per_version.entry(version_key(f.removed_in)).or_default() += 1;
+    }
+    timeline(ctx, &per_version, h)?;
+    let mut per_surface: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in &report.findings {
+        *per_surface.entry(f.surface_name()).or_default() += 1;
+    }
+    surfaces(&per_surface, h)?;
+    filters(report, &per_version, &per_surface, h)?;
+    if report.findings.is_empty() {
+        h.write_all(b"<div class=\"empty\">No deprecated or removed items found.</div>\n")?;
+    }
+    for (version, findings) in super::by_version(report) {
+        version_section(version, &findings, h)?;
+    }
+    problems(report, h)?;
+    write!(h, "</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n")
+}
 
-    // Header and cards.
-    h.push_str("<header>\n");
-    h.push_str(&format!("<h1>Upgrade audit: {}</h1>\n", esc(&window)));
-    h.push_str(&format!(
-        "<div class=\"muted\">uplint {} · {} files scanned{}</div>\n",
+pub fn render(report: &Report, ctx: &Context) -> String {
+    super::to_string(|out| write(report, ctx, out))
+}
+
+/// Timeline order: service versions, then `v5`, then none.
+fn version_key(v: Option<Milestone>) -> (bool, Option<Milestone>) {
+    (v.is_none(), v)
+}
+
+/// A version as the page's filters name it (`""`: none).
+fn version_value(v: Option<Milestone>) -> String {
+    v.map(|m| m.to_string()).unwrap_or_default()
+}
+
+/// The title and the cards of counts.
+fn header(report: &Report, ctx: &Context, window: &str, h: &mut dyn Write) -> io::Result<()> {
+    let s = &report.summary;
+    h.write_all(b"<header>\n")?;
+    writeln!(h, "<h1>Upgrade audit: {}</h1>", esc(window))?;
+    writeln!(
+        h,
+        "<div class=\"muted\">uplint {} · {} files scanned{}</div>",
         super::TOOL_VERSION,
         s.files_scanned,
         if ctx.api_v5 {
@@ -142,8 +184,8 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         } else {
             ""
         }
-    ));
-    h.push_str("<div class=\"cards\">\n");
+    )?;
+    h.write_all(b"<div class=\"cards\">\n")?;
     for (class, label, n) in [
         ("removed", "removed", s.removed),
         ("deprecated", "deprecated", s.deprecated),
@@ -151,166 +193,185 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         ("", "suppressed", s.suppressed),
         ("", "problems", s.errors),
     ] {
-        h.push_str(&format!(
-            "<div class=\"card {class}\"><b>{n}</b>{label}</div>\n"
-        ));
+        writeln!(h, "<div class=\"card {class}\"><b>{n}</b>{label}</div>")?;
     }
-    h.push_str("</div>\n</header>\n<main>\n");
+    h.write_all(b"</div>\n</header>\n<main>\n")
+}
 
-    // Timeline: every version of the data, the window highlighted, counts of findings.
-    let mut per_version: BTreeMap<String, usize> = BTreeMap::new();
-    for f in &report.findings {
-        *per_version
-            .entry(f.removed_in.clone().unwrap_or_default())
-            .or_default() += 1;
-    }
-    let target_key = super::version_order(&ctx.target);
-    let current_key = ctx.current.as_deref().map(super::version_order);
-    h.push_str("<h2>Timeline</h2>\n<div class=\"timeline\">\n");
-    for v in &ctx.versions {
-        let k = super::version_order(v);
-        let in_window = current_key.as_ref().is_none_or(|c| k > *c) && (k <= target_key);
-        let n = per_version.get(v).copied().unwrap_or(0);
+/// Every version of the data, the window highlighted, counts of findings.
+fn timeline(ctx: &Context, per_version: &PerVersion, h: &mut dyn Write) -> io::Result<()> {
+    let target = Milestone::Service(ctx.target);
+    let current = ctx.current.map(Milestone::Service);
+    h.write_all(b"<h2>Timeline</h2>\n<div class=\"timeline\">\n")?;
+    for &v in &ctx.versions {
+        let in_window = current.is_none_or(|c| v > c) && v <= target;
+        let n = per_version.get(&version_key(Some(v))).copied().unwrap_or(0);
         let mut classes = vec!["tick"];
         if in_window {
             classes.push("window");
         }
         if n > 0 {
             classes.push("hit");
-            if k > target_key {
+            if v > target {
                 classes.push("later");
             }
         }
-        if current_key.as_ref() == Some(&k) {
+        if current == Some(v) {
             classes.push("current");
         }
-        if k == target_key {
+        if v == target {
             classes.push("target");
         }
-        h.push_str(&format!(
-            "<div class=\"{}\"><div class=\"dot\"></div><div class=\"label\">{}</div><div class=\"count\">{}</div></div>\n",
+        writeln!(
+            h,
+            "<div class=\"{}\"><div class=\"dot\"></div><div class=\"label\">{}</div><div class=\"count\">{}</div></div>",
             classes.join(" "),
-            esc(v),
-            if n > 0 { format!("{n} finding{}", if n == 1 { "" } else { "s" }) } else { String::new() }
-        ));
-    }
-    h.push_str("</div>\n");
-
-    // Per surface.
-    let mut per_surface: BTreeMap<&str, usize> = BTreeMap::new();
-    for f in &report.findings {
-        *per_surface.entry(&f.surface).or_default() += 1;
-    }
-    if !per_surface.is_empty() {
-        let max = per_surface.values().copied().max().unwrap_or(1);
-        h.push_str("<h2>By surface</h2>\n<div class=\"surfaces\">\n");
-        for (surface, n) in &per_surface {
-            h.push_str(&format!(
-                "<div>{}</div><div><div class=\"bar\" style=\"width:{}%\"></div></div><div>{n}</div>\n",
-                esc(surface),
-                (n * 100 / max).max(2)
-            ));
-        }
-        h.push_str("</div>\n");
-    }
-
-    // Filters.
-    let mut versions: Vec<String> = per_version.keys().cloned().collect();
-    versions.sort_by_key(|v| super::version_order(v));
-    h.push_str("<h2>Findings</h2>\n<div class=\"filters\">\n<label>Version <select id=\"f-version\"><option value=\"\">all</option>");
-    for v in &versions {
-        let label = if v.is_empty() { "uplint" } else { v };
-        h.push_str(&format!(
-            "<option value=\"{}\">{}</option>",
-            esc(v),
-            esc(label)
-        ));
-    }
-    h.push_str("</select></label>\n<label>Surface <select id=\"f-surface\"><option value=\"\">all</option>");
-    for surface in per_surface.keys() {
-        h.push_str(&format!("<option>{}</option>", esc(surface)));
-    }
-    h.push_str("</select></label>\n");
-    for sev in ["error", "warning", "info"] {
-        h.push_str(&format!("<label><input type=\"checkbox\" class=\"f-sev\" value=\"{sev}\" checked> {sev}</label>\n"));
-    }
-    h.push_str(
-        "<label><input type=\"search\" id=\"f-text\" placeholder=\"filter text\"></label>\n",
-    );
-    h.push_str(&format!(
-        "<span class=\"muted\"><span id=\"shown\">{}</span> shown</span>\n</div>\n",
-        report.findings.len()
-    ));
-
-    if report.findings.is_empty() {
-        h.push_str("<div class=\"empty\">No deprecated or removed items found.</div>\n");
-    }
-    // Findings per version, then per file.
-    for (version, findings) in super::by_version(report) {
-        let mut files: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
-        for f in findings {
-            files.entry(&f.path).or_default().push(f);
-        }
-        let version = &version;
-        let title = if version.starts_with('v') {
-            format!("Removed in REST API {version}")
-        } else if version.is_empty() {
-            "uplint".to_string()
-        } else {
-            format!("Removed in {version}")
-        };
-        let n: usize = files.values().map(Vec::len).sum();
-        h.push_str(&format!(
-            "<section class=\"version\"><h2>{} <span class=\"muted\">({n})</span></h2>\n",
-            esc(&title)
-        ));
-        for (path, findings) in &files {
-            h.push_str(&format!("<div class=\"file\"><h3>{}</h3>\n<table>\n<colgroup><col class=\"c-line\"><col><col class=\"c-repl\"></colgroup>\n<tr><th>line</th><th>finding</th><th>replacement</th></tr>\n", esc(path)));
-            for f in findings {
-                let sev = match f.severity {
-                    Severity::Error => "error",
-                    Severity::Warning => "warning",
-                    Severity::Info => "info",
-                };
-                h.push_str(&format!(
-                    "<tr class=\"finding\" data-version=\"{}\" data-surface=\"{}\" data-severity=\"{sev}\">",
-                    esc(version),
-                    esc(&f.surface)
-                ));
-                h.push_str(&format!("<td class=\"line\">{}:{}</td>", f.line, f.column));
-                h.push_str(&format!(
-                    "<td><span class=\"sev {sev}\">{}</span> <code>{}</code>{}<div>{}</div><pre>{}</pre></td>",
-                    status_label(f.status),
-                    esc(&f.id),
-                    if f.breaking { "<span class=\"breaking\">breaking</span>" } else { "" },
-                    esc(&f.message),
-                    marked_line(f)
-                ));
-                h.push_str(&format!(
-                    "<td>{}</td></tr>\n",
-                    f.replacement
-                        .as_deref()
-                        .map(esc)
-                        .unwrap_or_else(|| "<span class=\"muted\">—</span>".into())
-                ));
+            esc(&v.to_string()),
+            if n > 0 {
+                format!("{n} finding{}", if n == 1 { "" } else { "s" })
+            } else {
+                String::new()
             }
-            h.push_str("</table></div>\n");
-        }
-        h.push_str("</section>\n");
+        )?;
     }
-    if !report.errors.is_empty() {
-        h.push_str("<h2>Problems</h2>\n<table>\n<tr><th>file</th><th>problem</th></tr>\n");
-        for e in &report.errors {
-            h.push_str(&format!(
-                "<tr><td><code>{}</code></td><td>{}</td></tr>\n",
-                esc(&e.path),
-                esc(&e.message)
-            ));
-        }
-        h.push_str("</table>\n");
+    h.write_all(b"</div>\n")
+}
+
+fn surfaces(per_surface: &BTreeMap<&str, usize>, h: &mut dyn Write) -> io::Result<()> {
+    if per_surface.is_empty() {
+        return Ok(());
     }
-    h.push_str(&format!(
-        "</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n"
-    ));
-    h
+    let max = per_surface.values().copied().max().unwrap_or(1);
+    h.write_all(b"<h2>By surface</h2>\n<div class=\"surfaces\">\n")?;
+    for (surface, n) in per_surface {
+        writeln!(
+            h,
+            "<div>{}</div><div><div class=\"bar\" style=\"width:{}%\"></div></div><div>{n}</div>",
+            esc(surface),
+            (n * 100 / max).max(2)
+        )?;
+    }
+    h.write_all(b"</div>\n")
+}
+
+fn filters(
+    report: &Report,
+    per_version: &PerVersion,
+    per_surface: &BTreeMap<&str, usize>,
+    h: &mut dyn Write,
+) -> io::Result<()> {
+    h.write_all(b"<h2>Findings</h2>\n<div class=\"filters\">\n<label>Version <select id=\"f-version\"><option value=\"\">all</option>")?;
+    for &(_, v) in per_version.keys() {
+        let value = version_value(v);
+        let label = if v.is_none() { "uplint" } else { &value };
+        write!(
+            h,
+            "<option value=\"{}\">{}</option>",
+            esc(&value),
+            esc(label)
+        )?;
+    }
+    h.write_all(b"</select></label>\n<label>Surface <select id=\"f-surface\"><option value=\"\">all</option>")?;
+    for surface in per_surface.keys() {
+        write!(h, "<option>{}</option>", esc(surface))?;
+    }
+    h.write_all(b"</select></label>\n")?;
+    for sev in ["error", "warning", "info"] {
+        writeln!(
+            h,
+            "<label><input type=\"checkbox\" class=\"f-sev\" value=\"{sev}\" checked> {sev}</label>"
+        )?;
+    }
+    h.write_all(
+        b"<label><input type=\"search\" id=\"f-text\" placeholder=\"filter text\"></label>\n",
+    )?;
+    writeln!(
+        h,
+        "<span class=\"muted\"><span id=\"shown\">{}</span> shown</span>\n</div>",
+        report.findings.len()
+    )
+}
+
+/// The findings of one removal version, per file.
+fn version_section(
+    version: Option<Milestone>,
+    findings: &[&Finding],
+    h: &mut dyn Write,
+) -> io::Result<()> {
+    let mut files: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
+    for f in findings {
+        files.entry(&f.path).or_default().push(f);
+    }
+    let title = match version {
+        Some(Milestone::Api(v)) => format!("Removed in REST API {v}"),
+        Some(v) => format!("Removed in {v}"),
+        None => "uplint".to_string(),
+    };
+    let version = version_value(version);
+    let n: usize = files.values().map(Vec::len).sum();
+    writeln!(
+        h,
+        "<section class=\"version\"><h2>{} <span class=\"muted\">({n})</span></h2>",
+        esc(&title)
+    )?;
+    for (path, findings) in &files {
+        writeln!(
+            h,
+            "<div class=\"file\"><h3>{}</h3>\n<table>\n<colgroup><col class=\"c-line\"><col><col class=\"c-repl\"></colgroup>\n<tr><th>line</th><th>finding</th><th>replacement</th></tr>",
+            esc(path)
+        )?;
+        for f in findings {
+            finding_row(f, &version, h)?;
+        }
+        h.write_all(b"</table></div>\n")?;
+    }
+    h.write_all(b"</section>\n")
+}
+
+fn finding_row(f: &Finding, version: &str, h: &mut dyn Write) -> io::Result<()> {
+    let sev = f.severity.as_str();
+    write!(
+        h,
+        "<tr class=\"finding\" data-version=\"{}\" data-surface=\"{}\" data-severity=\"{sev}\">",
+        esc(version),
+        esc(f.surface_name())
+    )?;
+    write!(h, "<td class=\"line\">{}:{}</td>", f.line, f.column)?;
+    write!(
+        h,
+        "<td><span class=\"sev {sev}\">{}</span> <code>{}</code>{}<div>{}</div><pre>{}</pre></td>",
+        status_label(f.status),
+        esc(&f.id),
+        if f.breaking {
+            "<span class=\"breaking\">breaking</span>"
+        } else {
+            ""
+        },
+        esc(&f.message),
+        marked_line(f)
+    )?;
+    writeln!(
+        h,
+        "<td>{}</td></tr>",
+        f.replacement
+            .as_deref()
+            .map(esc)
+            .unwrap_or_else(|| "<span class=\"muted\">—</span>".into())
+    )
+}
+
+fn problems(report: &Report, h: &mut dyn Write) -> io::Result<()> {
+    if report.errors.is_empty() {
+        return Ok(());
+    }
+    h.write_all(b"<h2>Problems</h2>\n<table>\n<tr><th>file</th><th>problem</th></tr>\n")?;
+    for e in &report.errors {
+        writeln!(
+            h,
+            "<tr><td><code>{}</code></td><td>{}</td></tr>",
+            esc(&e.path),
+            esc(&e.message)
+        )?;
+    }
+    h.write_all(b"</table>\n")
 }

@@ -1,8 +1,10 @@
 //! Human: findings grouped by file, each with its source line and a caret under the match, the
 //! removal version and the replacement; then a summary.
 
+use std::io::{self, Write};
+
 use super::Context;
-use crate::scan::{Report, Severity};
+use crate::scan::{Finding, Report, Severity};
 
 struct Style {
     on: bool,
@@ -29,126 +31,140 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-pub fn render(report: &Report, ctx: &Context) -> String {
+pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<()> {
     let st = Style { on: ctx.color };
-    let mut out = String::new();
     let mut last_path: Option<&str> = None;
     for f in &report.findings {
         if last_path != Some(f.path.as_str()) {
             if last_path.is_some() {
-                out.push('\n');
+                writeln!(out)?;
             }
-            out.push_str(&st.paint("1", &f.path));
-            out.push('\n');
+            writeln!(out, "{}", st.paint("1", &f.path))?;
             last_path = Some(&f.path);
         }
-        out.push_str(&format!(
-            "  {}[{}] {}\n",
-            st.sev(f.severity),
-            st.paint("1", &f.id),
-            f.message
-        ));
-        let num = f.line.to_string();
-        let pad = " ".repeat(num.len());
-        let line: String = f
-            .source_line
-            .chars()
-            .map(|c| if c == '\t' { ' ' } else { c })
-            .collect();
-        out.push_str(&format!("  {pad} {}\n", st.paint("34", "|")));
-        out.push_str(&format!(
-            "  {} {} {}\n",
-            st.paint("34", &num),
-            st.paint("34", "|"),
-            line
-        ));
-        let (start, end) = super::display_columns(f);
-        let width = (end - start).max(1);
-        out.push_str(&format!(
-            "  {pad} {} {}{} {}\n",
-            st.paint("34", "|"),
-            " ".repeat(start - 1),
-            st.paint("1;31", &"^".repeat(width)),
-            f.matched
-        ));
-        if let Some(r) = &f.replacement {
-            out.push_str(&format!(
-                "  {pad} = {} {r}\n",
-                st.paint("1", "replacement:")
-            ));
-        }
-        out.push_str(&format!(
-            "  {pad} = at {}:{}:{}\n",
-            f.path, f.line, f.column
-        ));
+        finding(f, &st, out)?;
     }
     if !report.errors.is_empty() {
         if !report.findings.is_empty() {
-            out.push('\n');
+            writeln!(out)?;
         }
-        out.push_str(&st.paint("1", "Problems"));
-        out.push('\n');
+        writeln!(out, "{}", st.paint("1", "Problems"))?;
         for e in &report.errors {
-            out.push_str(&format!("  {}: {}\n", e.path, e.message));
+            writeln!(out, "  {}: {}", e.path, e.message)?;
         }
     }
-    let s = &report.summary;
-    if !out.is_empty() {
-        out.push('\n');
+    if !report.findings.is_empty() || !report.errors.is_empty() {
+        writeln!(out)?;
     }
+    summary(report, ctx, &st, out)
+}
+
+/// One finding: its message, its source line with a caret under the match, the replacement.
+fn finding(f: &Finding, st: &Style, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "  {}[{}] {}",
+        st.sev(f.severity),
+        st.paint("1", &f.id),
+        f.message
+    )?;
+    let num = f.line.to_string();
+    let pad = " ".repeat(num.len());
+    let line: String = f
+        .source_line
+        .chars()
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
+    writeln!(out, "  {pad} {}", st.paint("34", "|"))?;
+    writeln!(
+        out,
+        "  {} {} {}",
+        st.paint("34", &num),
+        st.paint("34", "|"),
+        line
+    )?;
+    let (start, end) = super::display_columns(f);
+    let width = (end - start).max(1);
+    writeln!(
+        out,
+        "  {pad} {} {}{} {}",
+        st.paint("34", "|"),
+        " ".repeat(start - 1),
+        st.paint("1;31", &"^".repeat(width)),
+        f.matched
+    )?;
+    if let Some(r) = &f.replacement {
+        writeln!(out, "  {pad} = {} {r}", st.paint("1", "replacement:"))?;
+    }
+    writeln!(out, "  {pad} = at {}:{}:{}", f.path, f.line, f.column)
+}
+
+/// The summary: the version window, counts per status, what was left out.
+fn summary(report: &Report, ctx: &Context, st: &Style, out: &mut dyn Write) -> io::Result<()> {
+    let s = &report.summary;
     let window = match (&ctx.min_version, &ctx.current) {
         (Some(m), _) => format!("supported range {m} – {}", ctx.target),
         (None, Some(c)) => format!("upgrade {c} → {}", ctx.target),
         (None, None) => format!("target {}", ctx.target),
     };
     let api = if ctx.api_v5 { ", REST API v5" } else { "" };
-    out.push_str(&format!(
+    write!(
+        out,
         "{} ({window}{api}): {}",
         st.paint("1", "Summary"),
         plural(s.files_scanned, "file scanned", "files scanned")
-    ));
+    )?;
     if let Some(t) = ctx.elapsed {
-        out.push_str(&format!(" in {:.2}s", t.as_secs_f64()));
+        write!(out, " in {:.2}s", t.as_secs_f64())?;
     }
-    out.push('\n');
-    out.push_str(&format!(
+    writeln!(out)?;
+    write!(
+        out,
         "  {}: {} removed, {} deprecated, {} behaviour changes",
         plural(s.findings, "finding", "findings"),
         s.removed,
         s.deprecated,
         s.behaviour_change
-    ));
+    )?;
     if s.unavailable > 0 {
-        out.push_str(&format!(", {} unavailable", s.unavailable));
+        write!(out, ", {} unavailable", s.unavailable)?;
     }
     if s.invalid_call > 0 {
-        out.push_str(&format!(", {} invalid calls", s.invalid_call));
+        write!(out, ", {} invalid calls", s.invalid_call)?;
     }
     if s.unused_suppression > 0 {
-        out.push_str(&format!(", {} unused suppressions", s.unused_suppression));
+        write!(out, ", {} unused suppressions", s.unused_suppression)?;
     }
-    out.push('\n');
+    writeln!(out)?;
     if s.suppressed > 0 {
-        out.push_str(&format!("  {} suppressed\n", s.suppressed));
+        writeln!(out, "  {} suppressed", s.suppressed)?;
     }
     if s.before_current > 0 {
-        out.push_str(&format!(
-            "  {} left out: already removed at or before {}\n",
+        writeln!(
+            out,
+            "  {} left out: already removed at or before {}",
             plural(s.before_current, "finding", "findings"),
-            ctx.current.as_deref().unwrap_or("?")
-        ));
+            ctx.current
+                .map_or_else(|| "?".to_string(), |c| c.to_string())
+        )?;
     }
     if s.files_skipped_binary > 0 {
-        out.push_str(&format!(
-            "  {} skipped\n",
+        writeln!(
+            out,
+            "  {} skipped",
             plural(s.files_skipped_binary, "binary file", "binary files")
-        ));
+        )?;
     }
     if s.errors > 0 {
-        out.push_str(&format!(
-            "  {} (listed above)\n",
+        writeln!(
+            out,
+            "  {} (listed above)",
             plural(s.errors, "problem", "problems")
-        ));
+        )?;
     }
-    out
+    Ok(())
+}
+
+pub fn render(report: &Report, ctx: &Context) -> String {
+    super::to_string(|out| write(report, ctx, out))
 }

@@ -4,12 +4,13 @@ use serde::Serialize;
 
 use super::Context;
 use crate::scan::{FileError, Finding, Report, Summary};
+use crate::version::ServiceVersion;
 
 #[derive(Serialize)]
 struct Doc<'a> {
-    target: &'a str,
-    current: Option<&'a str>,
-    min_version: Option<&'a str>,
+    target: ServiceVersion,
+    current: Option<ServiceVersion>,
+    min_version: Option<ServiceVersion>,
     api: &'a str,
     findings: &'a [Finding],
     errors: &'a [FileError],
@@ -23,9 +24,9 @@ pub fn write_to(
     out: &mut impl std::io::Write,
 ) -> std::io::Result<()> {
     let doc = Doc {
-        target: &ctx.target,
-        current: ctx.current.as_deref(),
-        min_version: ctx.min_version.as_deref(),
+        target: ctx.target,
+        current: ctx.current,
+        min_version: ctx.min_version,
         api: if ctx.api_v5 { "v5" } else { "v4" },
         findings: &report.findings,
         errors: &report.errors,
@@ -35,8 +36,15 @@ pub fn write_to(
     out.write_all(b"\n")
 }
 
+/// The same, as `write` of the other formats.
+pub fn write(
+    report: &Report,
+    ctx: &Context,
+    mut out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    write_to(report, ctx, &mut out)
+}
+
 pub fn render(report: &Report, ctx: &Context) -> String {
-    let mut out = Vec::new();
-    write_to(report, ctx, &mut out).expect("writing to memory cannot fail");
-    String::from_utf8(out).expect("JSON is UTF-8")
+    super::to_string(|out| write(report, ctx, out))
 }

@@ -1,8 +1,11 @@
 //! Markdown for a merge-request comment: a summary table, then findings grouped by the version
 //! that removes them, each group folded when long.
 
+use std::io::{self, Write};
+
 use super::Context;
 use crate::scan::Report;
+use crate::version::Milestone;
 
 fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
@@ -10,63 +13,67 @@ fn cell(s: &str) -> String {
 
 const FOLD_AFTER: usize = 10;
 
-pub fn render(report: &Report, ctx: &Context) -> String {
+pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<()> {
     let s = &report.summary;
-    let mut out = String::from("### uplint: deprecations and removals\n\n");
+    out.write_all("### uplint: deprecations and removals\n\n".as_bytes())?;
     let window = match &ctx.current {
         Some(c) => format!("upgrade from **{c}** to **{}**", ctx.target),
         None => format!("target **{}**", ctx.target),
     };
-    out.push_str(&format!(
+    write!(
+        out,
         "{window}{}, {} files scanned\n\n",
         if ctx.api_v5 { ", REST API v5" } else { "" },
         s.files_scanned
-    ));
-    out.push_str("| | count |\n|---|---:|\n");
-    out.push_str(&format!("| :x: removed | {} |\n", s.removed));
-    out.push_str(&format!("| :warning: deprecated | {} |\n", s.deprecated));
-    out.push_str(&format!(
-        "| :arrows_counterclockwise: behaviour changes | {} |\n",
+    )?;
+    out.write_all("| | count |\n|---|---:|\n".as_bytes())?;
+    writeln!(out, "| :x: removed | {} |", s.removed)?;
+    writeln!(out, "| :warning: deprecated | {} |", s.deprecated)?;
+    writeln!(
+        out,
+        "| :arrows_counterclockwise: behaviour changes | {} |",
         s.behaviour_change
-    ));
+    )?;
     if s.unused_suppression > 0 {
-        out.push_str(&format!(
-            "| unused suppressions | {} |\n",
-            s.unused_suppression
-        ));
+        writeln!(out, "| unused suppressions | {} |", s.unused_suppression)?;
     }
     if s.errors > 0 {
-        out.push_str(&format!("| files with problems | {} |\n", s.errors));
+        writeln!(out, "| files with problems | {} |", s.errors)?;
     }
     if report.findings.is_empty() {
-        out.push_str("\nNo findings.\n");
-        return out;
+        out.write_all("\nNo findings.\n".as_bytes())?;
+        return Ok(());
     }
     for (version, findings) in super::by_version(report) {
-        let label = match version.as_str() {
-            v if v.starts_with('v') => format!("REST API {v}"),
-            "" => "uplint".to_string(),
-            v => v.to_string(),
+        let label = match version {
+            Some(Milestone::Api(v)) => format!("REST API {v}"),
+            Some(v) => v.to_string(),
+            None => "uplint".to_string(),
         };
-        out.push_str(&format!("\n#### {label} ({})\n\n", findings.len()));
+        write!(out, "\n#### {label} ({})\n\n", findings.len())?;
         let folded = findings.len() > FOLD_AFTER;
         if folded {
-            out.push_str("<details><summary>Show findings</summary>\n\n");
+            out.write_all("<details><summary>Show findings</summary>\n\n".as_bytes())?;
         }
-        out.push_str("| file | rule | found | replacement |\n|---|---|---|---|\n");
+        out.write_all("| file | rule | found | replacement |\n|---|---|---|---|\n".as_bytes())?;
         for f in &findings {
-            out.push_str(&format!(
-                "| `{}:{}` | `{}` | `{}` | {} |\n",
+            writeln!(
+                out,
+                "| `{}:{}` | `{}` | `{}` | {} |",
                 cell(&f.path),
                 f.line,
                 f.id,
                 cell(&f.matched).replace('`', "'"),
                 cell(f.replacement.as_deref().unwrap_or("—"))
-            ));
+            )?;
         }
         if folded {
-            out.push_str("\n</details>\n");
+            out.write_all("\n</details>\n".as_bytes())?;
         }
     }
-    out
+    Ok(())
+}
+
+pub fn render(report: &Report, ctx: &Context) -> String {
+    super::to_string(|out| write(report, ctx, out))
 }

@@ -1,4 +1,5 @@
-//! Output formats for scan reports. One file per format.
+//! Output formats for scan reports. One file per format; each writes to an `io::Write`
+//! (`write_FORMAT`), and renders to a `String` for callers that want the whole text (`FORMAT`).
 
 mod codequality;
 mod concise;
@@ -12,21 +13,39 @@ mod rdjsonl;
 mod sarif;
 
 pub use codequality::render as codequality;
+pub use codequality::write as write_codequality;
 pub use concise::render as concise;
+pub use concise::write as write_concise;
 pub use github::render as github;
+pub use github::write as write_github;
 pub use html::render as html;
+pub use html::write as write_html;
 pub use human::render as human;
+pub use human::write as write_human;
 pub use json::render as json;
+pub use json::write as write_json;
 pub use json::write_to as json_to;
 pub use junit::render as junit;
+pub use junit::write as write_junit;
 pub use markdown::render as markdown;
+pub use markdown::write as write_markdown;
 pub use rdjsonl::render as rdjsonl;
+pub use rdjsonl::write as write_rdjsonl;
 pub use sarif::render as sarif;
+pub use sarif::write as write_sarif;
 
 use std::collections::BTreeMap;
 
 use crate::catalog::Catalog;
 use crate::scan::{Finding, Report};
+use crate::version::{Milestone, ServiceVersion};
+
+/// Render into memory with a writer of a format (for tests and for files written whole).
+pub fn to_string(write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> String {
+    let mut out = Vec::new();
+    write(&mut out).expect("writing to memory cannot fail");
+    String::from_utf8(out).expect("reports are UTF-8")
+}
 
 /// What a rule (an entry of the schedule) says, for formats that describe their rules.
 #[derive(Clone, Debug)]
@@ -35,7 +54,7 @@ pub struct Rule {
     pub title: String,
     pub surface: String,
     pub change: String,
-    pub removed_in: Option<String>,
+    pub removed_in: Option<Milestone>,
     pub replacement: Option<String>,
     pub notes: Option<String>,
     pub breaking: bool,
@@ -54,7 +73,7 @@ pub fn rules_for(report: &Report, catalog: &Catalog) -> BTreeMap<String, Rule> {
                 title: e.title.clone(),
                 surface: e.surface.as_str().to_string(),
                 change: e.change.as_str().to_string(),
-                removed_in: e.removed_in.map(|m| m.to_string()),
+                removed_in: e.removed_in,
                 replacement: e.replacement_text(),
                 notes: e.notes.clone(),
                 breaking: e.is_breaking(),
@@ -76,12 +95,12 @@ pub fn rules_for(report: &Report, catalog: &Catalog) -> BTreeMap<String, Rule> {
 }
 
 /// What a report says about the scan itself (the range of versions it judged against).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Context {
-    pub target: String,
-    pub current: Option<String>,
+    pub target: ServiceVersion,
+    pub current: Option<ServiceVersion>,
     /// The oldest supported server version (`--min-version`).
-    pub min_version: Option<String>,
+    pub min_version: Option<ServiceVersion>,
     pub api_v5: bool,
     /// Wall time of the scan, for the human summary only (machine formats stay deterministic).
     pub elapsed: Option<std::time::Duration>,
@@ -89,7 +108,23 @@ pub struct Context {
     /// The rules of the findings, for SARIF, HTML and Markdown.
     pub rules: BTreeMap<String, Rule>,
     /// Every version of the data, ascending, for the HTML timeline.
-    pub versions: Vec<String>,
+    pub versions: Vec<Milestone>,
+}
+
+impl Context {
+    /// A context for `target` alone: no current version, no rules, no timeline, no colour.
+    pub fn new(target: ServiceVersion) -> Self {
+        Self {
+            target,
+            current: None,
+            min_version: None,
+            api_v5: false,
+            elapsed: None,
+            color: false,
+            rules: BTreeMap::new(),
+            versions: Vec::new(),
+        }
+    }
 }
 
 /// The version a tool reports itself as.
@@ -127,23 +162,17 @@ pub fn fingerprint(f: &Finding) -> String {
     )
 }
 
-/// Timeline order of a version text: service versions numerically, then `v5`, then none.
-fn version_order(v: &str) -> (u8, Vec<u32>) {
-    if v.starts_with('v') {
-        (1, Vec::new())
-    } else if v.is_empty() {
-        (2, Vec::new())
-    } else {
-        (0, v.split('.').map(|p| p.parse().unwrap_or(0)).collect())
-    }
+/// Timeline order of a removal: by milestone (service versions, then `v5`), then none.
+fn version_order(v: &Option<Milestone>) -> (bool, Option<Milestone>) {
+    (v.is_none(), *v)
 }
 
-/// Findings grouped by the version that removes them (`""` for none), in timeline order; each
-/// group keeps the report's order.
-pub fn by_version(report: &Report) -> Vec<(String, Vec<&Finding>)> {
-    let mut groups: Vec<(String, Vec<&Finding>)> = Vec::new();
+/// Findings grouped by the version that removes them, in timeline order; each group keeps the
+/// report's order.
+pub fn by_version(report: &Report) -> Vec<(Option<Milestone>, Vec<&Finding>)> {
+    let mut groups: Vec<(Option<Milestone>, Vec<&Finding>)> = Vec::new();
     for f in &report.findings {
-        let v = f.removed_in.clone().unwrap_or_default();
+        let v = f.removed_in;
         match groups.iter_mut().find(|(g, _)| *g == v) {
             Some((_, list)) => list.push(f),
             None => groups.push((v, vec![f])),

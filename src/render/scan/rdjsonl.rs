@@ -1,12 +1,13 @@
 //! reviewdog rdjsonl: one diagnostic object per line; columns in UTF-8 bytes, end exclusive.
 
+use std::io::{self, Write};
+
 use serde_json::json;
 
 use super::INFORMATION_URI;
 use crate::scan::{Report, Severity};
 
-pub fn render(report: &Report) -> String {
-    let mut out = String::new();
+pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     for f in &report.findings {
         let (start_col, end_col) = (f.byte_column, f.end_byte_column);
         let mut message = format!("{} ({})", f.message, f.matched);
@@ -30,8 +31,16 @@ pub fn render(report: &Report) -> String {
             "source": {"name": "uplint", "url": INFORMATION_URI},
             "code": {"value": f.id},
         });
-        out.push_str(&serde_json::to_string(&d).expect("diagnostics serialize"));
-        out.push('\n');
+        out.write_all(
+            serde_json::to_string(&d)
+                .expect("diagnostics serialize")
+                .as_bytes(),
+        )?;
+        writeln!(out)?;
     }
-    out
+    Ok(())
+}
+
+pub fn render(report: &Report) -> String {
+    super::to_string(|out| write(report, out))
 }

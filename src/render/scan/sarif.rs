@@ -2,10 +2,13 @@
 //! relative, percent-encoded URI and a 1-based region, partial fingerprints, no
 //! security-severity (these are compatibility findings, not vulnerabilities).
 
+use std::io::{self, Write};
+
 use serde_json::{Value, json};
 
 use super::{Context, INFORMATION_URI, Rule, TOOL_VERSION, fingerprint};
 use crate::scan::{Report, Severity};
+use crate::version::Milestone;
 
 /// Percent-encode a relative path as a URI reference (RFC 3986 path characters stay).
 pub fn uri(path: &str) -> String {
@@ -29,8 +32,8 @@ fn level(sev: Severity) -> &'static str {
 }
 
 fn rule_json(r: &Rule) -> Value {
-    let removal = match &r.removed_in {
-        Some(v) if v.starts_with('v') => format!("Removed in REST API {v}."),
+    let removal = match r.removed_in {
+        Some(Milestone::Api(v)) => format!("Removed in REST API {v}."),
         Some(v) => format!("Removed in {v}."),
         None => String::new(),
     };
@@ -68,7 +71,7 @@ fn rule_json(r: &Rule) -> Value {
     })
 }
 
-pub fn render(report: &Report, ctx: &Context) -> String {
+pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<()> {
     let rule_ids: Vec<&String> = ctx.rules.keys().collect();
     let rules: Vec<Value> = ctx.rules.values().map(rule_json).collect();
     let results: Vec<Value> = report
@@ -116,9 +119,12 @@ pub fn render(report: &Report, ctx: &Context) -> String {
             "properties": {"target": ctx.target, "current": ctx.current, "api": if ctx.api_v5 { "v5" } else { "v4" }},
         }],
     });
-    let mut s = serde_json::to_string_pretty(&doc).expect("SARIF serializes");
-    s.push('\n');
-    s
+    serde_json::to_writer_pretty(&mut *out, &doc)?;
+    out.write_all(b"\n")
+}
+
+pub fn render(report: &Report, ctx: &Context) -> String {
+    super::to_string(|out| write(report, ctx, out))
 }
 
 #[cfg(test)]

@@ -1,7 +1,107 @@
 //! Omnibus `gitlab.rb` settings: `postgres_exporter['per_table_stats'] = true`, with either
 //! quote style or symbols, outside comments; optionally only with given values.
 
-use super::{FileCtx, Hit, is_ident_byte, word_offsets};
+use serde::Serialize;
+
+use super::check::{Fields, is_ident};
+use super::{Hit, PatternKind, with_values};
+use crate::syntax::{FileCtx, FileKind, is_ident_byte, word_offsets};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OmnibusSetting {
+    pub key: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replace_with: Option<String>,
+}
+
+impl PatternKind for OmnibusSetting {
+    const NAME: &'static str = "omnibus_setting";
+    const REQUIRED: &'static [&'static str] = &["key"];
+    const OPTIONAL: &'static [&'static str] = &["values", "replace_with"];
+    const MATCHES: &'static str = "a `gitlab.rb` setting written `name['key']['sub']`";
+
+    fn parse(f: &mut Fields) -> Option<Self> {
+        let values = f.values();
+        let replace_with = f.opt_non_empty("replace_with");
+        let key = f.text("key")?;
+        let parsed = parse_key(key.value.trim());
+        if parsed.is_none() {
+            f.check.err_at(
+                &key,
+                format!("invalid gitlab.rb setting `{}`", key.value),
+                Some("write it as in gitlab.rb, e.g. `postgres_exporter['per_table_stats']`".into()),
+            );
+        }
+        Some(OmnibusSetting {
+            key: parsed?,
+            values: values?,
+            replace_with: replace_with?,
+        })
+    }
+
+    fn anchor(&self) -> String {
+        self.key.last().cloned().unwrap_or_default()
+    }
+
+    fn literals(&self) -> Vec<String> {
+        let mut v = vec![key_text(&self.key)];
+        v.extend(self.key.last().cloned());
+        v
+    }
+
+    fn renamed(&self) -> String {
+        key_text(&self.key)
+    }
+
+    fn replace_with(&self) -> Option<&str> {
+        self.replace_with.as_deref()
+    }
+
+    fn describe(&self) -> String {
+        with_values(format!("gitlab.rb {}", key_text(&self.key)), &self.values)
+    }
+
+    fn applies(&self, kind: FileKind) -> bool {
+        kind == FileKind::Omnibus
+    }
+
+    fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        detect(&self.key, &self.values, ctx)
+    }
+}
+
+/// `postgres_exporter['per_table_stats']` from `[postgres_exporter, per_table_stats]`.
+pub fn key_text(key: &[String]) -> String {
+    let mut s = key[0].clone();
+    for k in &key[1..] {
+        s.push_str(&format!("['{k}']"));
+    }
+    s
+}
+
+/// `postgres_exporter['per_table_stats']` → `[postgres_exporter, per_table_stats]`.
+fn parse_key(s: &str) -> Option<Vec<String>> {
+    let open = s.find('[')?;
+    let head = &s[..open];
+    if !is_ident(head, &[]) {
+        return None;
+    }
+    let mut out = vec![head.to_string()];
+    let mut rest = &s[open..];
+    while !rest.is_empty() {
+        let inner = rest.strip_prefix("['")?;
+        let end = inner.find("']")?;
+        let key = &inner[..end];
+        if key.is_empty() || key.contains(['\'', '[', ']']) {
+            return None;
+        }
+        out.push(key.to_string());
+        rest = &inner[end + 2..];
+    }
+    Some(out)
+}
 
 /// Parse `['a']["b"][:c]` at `i`; the keys and where the subscripts end.
 fn subscripts(text: &str, mut i: usize) -> (Vec<String>, usize) {
@@ -90,9 +190,9 @@ fn value_matches(value: &str, wanted: &str) -> bool {
     })
 }
 
-pub fn detect(key: &[String], values: &[String], ctx: &FileCtx) -> Vec<Hit> {
+fn detect(key: &[String], values: &[String], ctx: &FileCtx) -> Vec<Hit> {
     let text = ctx.src.text;
-    let shown = crate::catalog::model::omnibus_key_text(key);
+    let shown = key_text(key);
     let mut out = Vec::new();
     for at in word_offsets(text, &key[0], is_ident_byte) {
         if ctx.src.in_comment(at) {
@@ -125,6 +225,17 @@ mod tests {
         let (keys, end) = subscripts(t, 1);
         assert_eq!(keys, ["a", "b", "c"]);
         assert_eq!(&t[end..], " = 1");
+    }
+
+    #[test]
+    fn keys_parse() {
+        assert_eq!(
+            parse_key("postgres_exporter['flags']['collector.stat_user_tables']").unwrap(),
+            vec!["postgres_exporter", "flags", "collector.stat_user_tables"]
+        );
+        assert!(parse_key("postgres_exporter").is_none());
+        assert!(parse_key("x['a'").is_none());
+        assert!(parse_key("x['']").is_none());
     }
 
     #[test]

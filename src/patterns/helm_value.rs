@@ -1,18 +1,69 @@
 //! Helm chart values: the key path at the root of a values file, `.Values.path` in a chart
 //! template, and `--set path=value` (also `--set-string`, `--set-file`) on a command line.
 
-use super::{FileCtx, Hit, is_ident_byte, yaml_key};
-use crate::catalog::FileKind;
+use serde::Serialize;
 
-pub fn detect(path: &[String], values: &[String], ctx: &FileCtx) -> Vec<Hit> {
-    let dotted = path.join(".");
-    match ctx.src.class.kind {
-        FileKind::Helm if is_template(ctx.src.path) => template_refs(&dotted, ctx),
-        FileKind::Helm => yaml_key::matching_keys(ctx.yaml(), path, values, None)
-            .into_iter()
-            .map(|(s, e, m)| Hit::new(s, e, m))
-            .collect(),
-        _ => set_flags(&dotted, values, ctx),
+use super::check::Fields;
+use super::{Hit, PatternKind, key_path_anchor, key_path_literals, with_values, yaml_key};
+use crate::syntax::{FileCtx, FileKind, is_ident_byte};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HelmValue {
+    pub path: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replace_with: Option<String>,
+}
+
+impl PatternKind for HelmValue {
+    const NAME: &'static str = "helm_value";
+    const REQUIRED: &'static [&'static str] = &["path"];
+    const OPTIONAL: &'static [&'static str] = &["values", "replace_with"];
+    const MATCHES: &'static str = "a Helm values path, and `--set path=value`";
+
+    fn parse(f: &mut Fields) -> Option<Self> {
+        let values = f.values();
+        let replace_with = f.opt_non_empty("replace_with");
+        let raw_path = f.text("path")?;
+        Some(HelmValue {
+            path: f.check.key_path(&raw_path)?,
+            values: values?,
+            replace_with: replace_with?,
+        })
+    }
+
+    fn anchor(&self) -> String {
+        key_path_anchor(&self.path)
+    }
+
+    fn literals(&self) -> Vec<String> {
+        key_path_literals(&self.path, &self.values)
+    }
+
+    fn renamed(&self) -> String {
+        self.path.join(".")
+    }
+
+    fn replace_with(&self) -> Option<&str> {
+        self.replace_with.as_deref()
+    }
+
+    fn describe(&self) -> String {
+        with_values(format!("Helm value {}", self.path.join(".")), &self.values)
+    }
+
+    fn applies(&self, kind: FileKind) -> bool {
+        matches!(kind, FileKind::Helm | FileKind::Shell | FileKind::Ci)
+    }
+
+    fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        let dotted = self.path.join(".");
+        match ctx.src.class.kind {
+            FileKind::Helm if is_template(ctx.src.path) => template_refs(&dotted, ctx),
+            FileKind::Helm => yaml_key::key_hits(ctx.yaml(), &self.path, &self.values, None),
+            _ => set_flags(&dotted, &self.values, ctx),
+        }
     }
 }
 

@@ -6,8 +6,72 @@
 //! `$CI_API_V4_URL` or `{api_url}` before it. The method is read from the call (`-X POST`,
 //! `requests.post`, `method: POST`); where none is visible the match is weak.
 
-use super::{FileCtx, Hit};
-use crate::catalog::model::{Method, RestApi};
+use serde::Serialize;
+
+use super::{FileCtx, FileKind, is_ident_byte};
+
+/// Which REST surface a path belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RestApi {
+    /// `{base_url}/api/v4` + path (the prefix is optional where the path is written).
+    V4,
+    /// The container registry's own API (`/v2/...`).
+    Registry,
+    /// A path of the instance's web server (`/-/jwks`, `/admin/...`).
+    Instance,
+}
+
+impl RestApi {
+    pub fn parse(s: &str) -> Option<RestApi> {
+        match s {
+            "v4" => Some(RestApi::V4),
+            "registry" => Some(RestApi::Registry),
+            "instance" => Some(RestApi::Instance),
+            _ => None,
+        }
+    }
+}
+
+/// HTTP methods.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Patch,
+    Delete,
+    Head,
+}
+
+impl Method {
+    pub const ALL: [Method; 6] = [
+        Method::Get,
+        Method::Post,
+        Method::Put,
+        Method::Patch,
+        Method::Delete,
+        Method::Head,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Put => "PUT",
+            Method::Patch => "PATCH",
+            Method::Delete => "DELETE",
+            Method::Head => "HEAD",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Method> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.as_str().eq_ignore_ascii_case(s))
+    }
+}
 
 /// A URL written in the file: its text range and parts.
 struct Url<'t> {
@@ -151,14 +215,38 @@ fn joined_by_operator(between: &str) -> bool {
     starts && ends && t.len() <= 80 && !t.contains([';', ','])
 }
 
+/// The fixed segments of a path template: not empty, not a parameter (`:id`, `*name`).
+pub fn fixed_segments(template: &str) -> impl DoubleEndedIterator<Item = &str> {
+    template
+        .split('/')
+        .filter(|s| !s.is_empty() && !s.starts_with([':', '*']))
+}
+
+/// The value written right after a key or parameter name ending at `end` (`: null`, `=None`,
+/// `=> nil`; `== x` too where `comparison`), lowercased; `$` kept (a variable is no value).
+pub fn value_after(text: &str, end: usize, comparison: bool) -> Option<String> {
+    let rest = text[end..]
+        .trim_start_matches(['"', '\'', '`', ']'])
+        .trim_start();
+    let rest = rest
+        .strip_prefix("=>")
+        .or_else(|| rest.strip_prefix("==").filter(|_| comparison))
+        .or_else(|| rest.strip_prefix(':'))
+        .or_else(|| rest.strip_prefix('='))?;
+    let v: String = rest
+        .trim_start()
+        .trim_start_matches(['"', '\''])
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '$')
+        .collect();
+    (!v.is_empty()).then(|| v.to_ascii_lowercase())
+}
+
 /// Is a path specific enough to be the platform's API without a visible `/api/v4` or API base?
 /// A resource name with `_` or `-` (`reset_registration_token`, `error_tracking`) is; `/users`
 /// alone is not.
 pub fn distinctive(template: &str) -> bool {
-    template
-        .split('/')
-        .filter(|s| !s.is_empty() && !s.starts_with([':', '*']))
-        .any(|s| s.contains(['_', '-']))
+    fixed_segments(template).any(|s| s.contains(['_', '-']))
 }
 
 /// Does a written path match a template? `:x` is one segment, `*x` one or more (a registry
@@ -226,13 +314,7 @@ fn call_span(text: &str, at: usize) -> Option<(usize, usize)> {
 /// The statement of a URL at `at` and the method it shows: the call expression in code (or,
 /// when the URL is assigned to a variable, the call that uses the variable in the lines after),
 /// the task in YAML, the command line elsewhere.
-fn statement(
-    text: &str,
-    at: usize,
-    kind: crate::catalog::FileKind,
-    block: bool,
-) -> (&str, Option<Method>) {
-    use crate::catalog::FileKind;
+fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Option<Method>) {
     let near = context(text, at, 0);
     match kind {
         FileKind::Code => {
@@ -254,7 +336,7 @@ fn statement(
                         .find('\n')
                         .map_or(text.len(), |i| pos + 1 + i);
                     let line = &text[pos + 1..next_end];
-                    if let Some(k) = super::word_offsets(line, var, super::is_ident_byte).next() {
+                    if let Some(k) = super::word_offsets(line, var, is_ident_byte).next() {
                         let use_at = pos + 1 + k;
                         let (a, b) = call_span(text, use_at).unwrap_or((pos + 1, next_end));
                         let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
@@ -442,7 +524,7 @@ pub fn sends_param(query: &str, ctx: &str, param: &str) -> bool {
         .iter()
         .any(|f| {
             ctx.match_indices(f.as_str())
-                .any(|(at, _)| at == 0 || !super::is_ident_byte(ctx.as_bytes()[at - 1]))
+                .any(|(at, _)| at == 0 || !is_ident_byte(ctx.as_bytes()[at - 1]))
         })
 }
 
@@ -461,15 +543,10 @@ pub struct Call<'t> {
 /// Every call in the file whose URL matches `template`.
 pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -> Vec<Call<'t>> {
     let text = ctx.src.text;
-    let Some(anchor) = template
-        .split('/')
-        .rev()
-        .find(|s| !s.is_empty() && !s.starts_with([':', '*']))
-    else {
+    let Some(anchor) = fixed_segments(template).next_back() else {
         return Vec::new();
     };
     let needle = format!("/{anchor}");
-    use crate::catalog::FileKind;
     let kind = ctx.src.class.kind;
     let code_like = kind == FileKind::Code;
     let needs_api = api == RestApi::V4 && !distinctive(template);
@@ -527,41 +604,6 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
         push(url.start, url.end, &url);
     }
     out.sort_by_key(|c| c.start);
-    out
-}
-
-pub fn detect_endpoint(
-    method: Option<Method>,
-    template: &str,
-    api: RestApi,
-    prefix: bool,
-    with_params: &[String],
-    ctx: &FileCtx,
-) -> Vec<Hit> {
-    let mut out = Vec::new();
-    for call in calls(template, api, prefix, ctx) {
-        if !with_params
-            .iter()
-            .all(|p| sends_param(&call.query, call.statement, p))
-        {
-            continue;
-        }
-        let weak = match (method, call.method) {
-            (Some(want), Some(got)) if want != got => continue,
-            (Some(_), None) => true,
-            _ => false,
-        };
-        let shown = match method {
-            Some(m) => format!("{} {template}", m.as_str()),
-            None => template.to_string(),
-        };
-        out.push(Hit {
-            start: call.start,
-            end: call.end,
-            matched: shown,
-            weak,
-        });
-    }
     out
 }
 

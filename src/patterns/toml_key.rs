@@ -1,9 +1,61 @@
 //! Keys of TOML tables in runner `config.toml`: `[[runners]]` … `shell = "cmd"`,
 //! `[runners.kubernetes]` … `termination_grace_period_seconds = 30`.
 
-use super::{FileCtx, Hit};
+use serde::Serialize;
 
-pub fn detect(table: &str, key: &str, values: &[String], ctx: &FileCtx) -> Vec<Hit> {
+use super::check::Fields;
+use super::{Hit, PatternKind, with_values};
+use crate::syntax::{FileCtx, FileKind};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TomlKey {
+    pub table: String,
+    pub key: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+}
+
+impl PatternKind for TomlKey {
+    const NAME: &'static str = "toml_key";
+    const REQUIRED: &'static [&'static str] = &["table", "key"];
+    const OPTIONAL: &'static [&'static str] = &["values"];
+    const MATCHES: &'static str = "a key of a TOML table (runner `config.toml`)";
+
+    fn parse(f: &mut Fields) -> Option<Self> {
+        let values = f.values();
+        let table = f.text("table")?;
+        let key = f.text("key")?;
+        Some(TomlKey {
+            table: f.check.non_empty(&table, "table")?,
+            key: f.check.ident(
+                &key,
+                "TOML key",
+                &['-'],
+                "a bare TOML key: letters, digits, `_` and `-`",
+            )?,
+            values: values?,
+        })
+    }
+
+    fn anchor(&self) -> String {
+        self.key.clone()
+    }
+
+    fn describe(&self) -> String {
+        let s = format!("config.toml [{}] {}", self.table, self.key);
+        with_values(s, &self.values)
+    }
+
+    fn applies(&self, kind: FileKind) -> bool {
+        kind == FileKind::RunnerConfig
+    }
+
+    fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        detect(&self.table, &self.key, &self.values, ctx)
+    }
+}
+
+fn detect(table: &str, key: &str, values: &[String], ctx: &FileCtx) -> Vec<Hit> {
     let mut out = Vec::new();
     let mut current = String::new();
     let mut offset = 0;

@@ -1,6 +1,70 @@
 //! Which kind of file a path is, decided from its name alone (one place, one table).
 
-use crate::catalog::FileKind;
+use serde::Serialize;
+
+/// The kinds of file a pattern can be looked for in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileKind {
+    /// GitLab CI configuration: `.gitlab-ci.yml`, `*.gitlab-ci.yml`, YAML under `.gitlab/`.
+    Ci,
+    /// Helm chart values (`values*.yaml`) and chart templates.
+    Helm,
+    /// Kubernetes manifests and other YAML.
+    Yaml,
+    /// Shell scripts, Dockerfiles, Makefiles, systemd units and other command lines.
+    Shell,
+    /// Omnibus `gitlab.rb`.
+    Omnibus,
+    /// Runner `config.toml`.
+    RunnerConfig,
+    /// Rails `database.yml`.
+    DatabaseConfig,
+    /// Security policy YAML under `.gitlab/security-policies/`.
+    SecurityPolicy,
+    /// Prometheus rules and alerts, Grafana dashboards.
+    Monitoring,
+    /// Source code in a programming language.
+    Code,
+    /// GraphQL documents.
+    Graphql,
+}
+
+impl FileKind {
+    pub const ALL: [FileKind; 11] = [
+        FileKind::Ci,
+        FileKind::Helm,
+        FileKind::Yaml,
+        FileKind::Shell,
+        FileKind::Omnibus,
+        FileKind::RunnerConfig,
+        FileKind::DatabaseConfig,
+        FileKind::SecurityPolicy,
+        FileKind::Monitoring,
+        FileKind::Code,
+        FileKind::Graphql,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileKind::Ci => "ci",
+            FileKind::Helm => "helm",
+            FileKind::Yaml => "yaml",
+            FileKind::Shell => "shell",
+            FileKind::Omnibus => "omnibus",
+            FileKind::RunnerConfig => "runner-config",
+            FileKind::DatabaseConfig => "database-config",
+            FileKind::SecurityPolicy => "security-policy",
+            FileKind::Monitoring => "monitoring",
+            FileKind::Code => "code",
+            FileKind::Graphql => "graphql",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<FileKind> {
+        FileKind::ALL.into_iter().find(|x| x.as_str() == s)
+    }
+}
 
 /// How comments are written in a file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,9 +114,15 @@ pub fn classify(path: &str) -> Option<Class> {
     let dirs: Vec<&str> = path.split('/').collect();
     let dirs = &dirs[..dirs.len() - 1];
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
-    let is_yaml = matches!(ext, "yml" | "yaml");
-    use CommentStyle::{Hash, HashAndSlash, Semicolon, Slash};
+    config_class(&lower, dirs, ext)
+        .or_else(|| command_class(&lower, ext))
+        .or_else(|| code_class(&lower, ext))
+}
 
+/// CI configuration, Helm charts, YAML, monitoring, `gitlab.rb`, `config.toml`, GraphQL.
+fn config_class(lower: &str, dirs: &[&str], ext: &str) -> Option<Class> {
+    let is_yaml = matches!(ext, "yml" | "yaml");
+    use CommentStyle::Hash;
     // GitLab CI configuration.
     if lower == ".gitlab-ci.yml"
         || lower.ends_with(".gitlab-ci.yml")
@@ -120,12 +190,18 @@ pub fn classify(path: &str) -> Option<Class> {
     if matches!(ext, "graphql" | "gql") {
         return class(FileKind::Graphql, Hash);
     }
+    None
+}
+
+/// Shell scripts, Dockerfiles, Makefiles, systemd units, Terraform and other command lines.
+fn command_class(lower: &str, ext: &str) -> Option<Class> {
+    use CommentStyle::{Hash, HashAndSlash, Semicolon};
     // Command lines.
     if matches!(
         ext,
         "sh" | "bash" | "zsh" | "ksh" | "ps1" | "psm1" | "env" | "mk"
     ) || matches!(
-        lower.as_str(),
+        lower,
         "dockerfile"
             | "containerfile"
             | "makefile"
@@ -151,6 +227,12 @@ pub fn classify(path: &str) -> Option<Class> {
     if matches!(ext, "nix" | "pp" | "j2" | "erb") {
         return class(FileKind::Shell, Hash);
     }
+    None
+}
+
+/// Source code in a programming language.
+fn code_class(lower: &str, ext: &str) -> Option<Class> {
+    use CommentStyle::{Hash, HashAndSlash, Slash};
     // Source code.
     match ext {
         "py" | "rb" | "rake" | "pl" | "pm" | "r" | "ex" | "exs" | "cr" => {

@@ -4,8 +4,93 @@
 //! keyword parameter (`active=`), a subscript (`["active"]`), a symbol (`:active`). A look-alike in
 //! a file that never calls those endpoints is not the platform's field.
 
-use super::{FileCtx, Hit, is_ident_byte, rest, word_offsets};
-use crate::catalog::model::RestApi;
+use serde::Serialize;
+
+use super::check::Fields;
+use super::rest_endpoint::makes_requests;
+use super::{Hit, PatternKind, path_anchor, with_values};
+use crate::syntax::rest::{self, RestApi};
+use crate::syntax::{FileCtx, FileKind, is_ident_byte, word_offsets};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RestField {
+    pub name: String,
+    pub endpoints: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replace_with: Option<String>,
+}
+
+impl PatternKind for RestField {
+    const NAME: &'static str = "rest_field";
+    const REQUIRED: &'static [&'static str] = &["name", "endpoints"];
+    const OPTIONAL: &'static [&'static str] = &["values", "replace_with"];
+    const MATCHES: &'static str = "a request or response field where its endpoint is used";
+
+    fn parse(f: &mut Fields) -> Option<Self> {
+        let values = f.values();
+        let replace_with = f.opt_non_empty("replace_with");
+        let name = f.text("name")?;
+        let endpoints = f.list("endpoints")?;
+        if endpoints.is_empty() {
+            f.check.err_at(
+                &name,
+                "a REST field needs the endpoints it belongs to",
+                Some("add `endpoints: [/path/:id, ...]`".into()),
+            );
+            return None;
+        }
+        let mut eps = Vec::new();
+        for e in &endpoints {
+            eps.push(f.check.rest_path(e)?);
+        }
+        Some(RestField {
+            name: f.check.ident(
+                &name,
+                "field name",
+                &[],
+                "a field name is letters, digits and `_`",
+            )?,
+            endpoints: eps,
+            values: values?,
+            replace_with: replace_with?,
+        })
+    }
+
+    fn anchor(&self) -> String {
+        self.name.clone()
+    }
+
+    /// A file must also call one of the field's endpoints.
+    fn context_anchors(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .endpoints
+            .iter()
+            .filter_map(|e| path_anchor(e).map(str::to_string))
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    fn replace_with(&self) -> Option<&str> {
+        self.replace_with.as_deref()
+    }
+
+    fn describe(&self) -> String {
+        let s = format!("REST field {} of {}", self.name, self.endpoints.join(", "));
+        with_values(s, &self.values)
+    }
+
+    fn applies(&self, kind: FileKind) -> bool {
+        makes_requests(kind)
+    }
+
+    fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        detect(&self.name, &self.endpoints, &self.values, ctx)
+    }
+}
 
 /// Is the word at `at..end` used as a field?
 fn field_position(text: &str, at: usize, end: usize) -> bool {
@@ -19,25 +104,6 @@ fn field_position(text: &str, at: usize, end: usize) -> bool {
     quoted || attribute || keyword || key
 }
 
-/// The value written right after the field (`: null`, `=None`, `=> nil`), lowercased.
-fn value_after(text: &str, end: usize) -> Option<String> {
-    let rest = text[end..]
-        .trim_start_matches(['"', '\'', '`', ']'])
-        .trim_start();
-    let rest = rest
-        .strip_prefix("=>")
-        .or_else(|| rest.strip_prefix("=="))
-        .or_else(|| rest.strip_prefix(':'))
-        .or_else(|| rest.strip_prefix('='))?;
-    let v: String = rest
-        .trim_start()
-        .trim_start_matches(['"', '\''])
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    (!v.is_empty()).then(|| v.to_ascii_lowercase())
-}
-
 /// Does `value` (as written in code) mean one of `values`? `null` also matches None and nil.
 fn value_matches(written: &str, values: &[String]) -> bool {
     values.iter().any(|v| {
@@ -46,7 +112,7 @@ fn value_matches(written: &str, values: &[String]) -> bool {
     })
 }
 
-pub fn detect(name: &str, endpoints: &[String], values: &[String], ctx: &FileCtx) -> Vec<Hit> {
+fn detect(name: &str, endpoints: &[String], values: &[String], ctx: &FileCtx) -> Vec<Hit> {
     let uses_endpoint = endpoints
         .iter()
         .any(|e| !rest::calls(e, RestApi::V4, false, ctx).is_empty());
@@ -61,7 +127,7 @@ pub fn detect(name: &str, endpoints: &[String], values: &[String], ctx: &FileCtx
             continue;
         }
         if !values.is_empty() {
-            let hit = value_after(text, end).is_some_and(|v| value_matches(&v, values))
+            let hit = rest::value_after(text, end, true).is_some_and(|v| value_matches(&v, values))
                 || (!values.contains(&"null".to_string()) && {
                     // `status == "paused"` on the same line.
                     let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
@@ -115,11 +181,11 @@ mod tests {
     #[test]
     fn values() {
         assert_eq!(
-            value_after("\"private_profile\": null,", 17).as_deref(),
+            rest::value_after("\"private_profile\": null,", 17, true).as_deref(),
             Some("null")
         );
         assert_eq!(
-            value_after("private_profile=None)", 15).as_deref(),
+            rest::value_after("private_profile=None)", 15, true).as_deref(),
             Some("none")
         );
         assert!(value_matches("nil", &["null".into()]));

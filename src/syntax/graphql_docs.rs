@@ -1,13 +1,9 @@
-//! GraphQL fields, types, enum values, arguments and queries, matched on parsed documents:
-//! `.graphql`/`.gql` files and documents embedded in code (`gql` and `graphql` template
-//! literals, triple-quoted and plain strings that hold a query). A generic name (`version`,
-//! `confidence`) counts only under one of its parents (a field path such as `runners.nodes`, or
-//! a type condition such as `... on CiRunner`).
+//! GraphQL documents in a file: the file itself (`.graphql`, `.gql`) or documents embedded in
+//! code (`gql` and `graphql` template literals, triple-quoted and plain strings that hold a
+//! query), parsed with their occurrences at file offsets.
 
-use super::{FileCtx, Hit, is_ident_byte, word_offsets};
-use crate::catalog::FileKind;
-use crate::catalog::model::GraphqlElement;
-use crate::scan::graphql::{self, Kind, Occurrence};
+use super::graphql::{self, Occurrence};
+use super::{FileCtx, FileKind};
 
 /// A GraphQL document found in a file: its occurrences (file offsets) and its parse error.
 #[derive(Debug, Default)]
@@ -151,101 +147,9 @@ fn parse_at(doc: &str, base: usize, end: usize) -> Doc {
     }
 }
 
-fn parent_matches(parents: &[String], path: &[String], type_condition: Option<&str>) -> bool {
-    if parents.is_empty() {
-        return true;
-    }
-    parents.iter().any(|p| {
-        if p.contains('.') {
-            let segs: Vec<&str> = p.split('.').collect();
-            path.len() >= segs.len()
-                && path[path.len() - segs.len()..]
-                    .iter()
-                    .zip(&segs)
-                    .all(|(a, b)| a == b)
-        } else {
-            path.last().is_some_and(|l| l == p) || type_condition == Some(p.as_str())
-        }
-    })
-}
-
-pub fn detect(
-    element: GraphqlElement,
-    name: &str,
-    parents: &[String],
-    unless_argument: Option<&str>,
-    ctx: &FileCtx,
-) -> Vec<Hit> {
-    let mut out = Vec::new();
-    for doc in ctx.graphql() {
-        if doc.error.is_some() {
-            // The document does not parse: a distinctive name still counts as a word.
-            if parents.is_empty() && element != GraphqlElement::Argument {
-                for at in word_offsets(&ctx.src.text[doc.start..doc.end], name, is_ident_byte) {
-                    out.push(Hit::new(doc.start + at, doc.start + at + name.len(), name));
-                }
-            }
-            continue;
-        }
-        for o in &doc.occurrences {
-            if o.name != name {
-                continue;
-            }
-            let ok = match (&o.kind, element) {
-                (
-                    Kind::Field {
-                        type_condition,
-                        arguments,
-                        ..
-                    },
-                    GraphqlElement::Field,
-                ) => {
-                    parent_matches(parents, &o.path, type_condition.as_deref())
-                        && unless_argument.is_none_or(|a| !arguments.iter().any(|x| x == a))
-                }
-                (Kind::Field { root_of, .. }, GraphqlElement::Query) => {
-                    o.path.is_empty() && root_of.as_deref() == Some("query")
-                }
-                (Kind::Type, GraphqlElement::Type) => true,
-                (Kind::EnumValue, GraphqlElement::EnumValue) => true,
-                (Kind::Argument, GraphqlElement::Argument) => {
-                    parent_matches(parents, &o.path, None)
-                }
-                _ => false,
-            };
-            if ok {
-                out.push(Hit::new(o.start, o.end, name));
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parents() {
-        let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert!(parent_matches(
-            &p(&["runners.nodes"]),
-            &p(&["project", "runners", "nodes"]),
-            None
-        ));
-        assert!(!parent_matches(
-            &p(&["runners.nodes"]),
-            &p(&["runner", "managers", "nodes"]),
-            None
-        ));
-        assert!(parent_matches(&p(&["CiRunner"]), &p(&[]), Some("CiRunner")));
-        assert!(parent_matches(&p(&["runner"]), &p(&["runner"]), None));
-        assert!(!parent_matches(
-            &p(&["runner"]),
-            &p(&["runner", "managers"]),
-            None
-        ));
-    }
 
     #[test]
     fn escapes_and_interpolations_keep_offsets() {

@@ -1,0 +1,114 @@
+//! Command-line flags: `gitlab-runner register --locked`, `-r TOKEN`, `--tag-list=a,b`, and the
+//! environment variable the program reads for a flag.
+
+use serde::Serialize;
+
+use super::check::{Fields, is_ident};
+use super::cli_command::{program, program_and_subcommand, runs_commands};
+use super::variable::VARIABLE_NAME;
+use super::{Hit, PatternKind, word_hits};
+use crate::syntax::{FileCtx, FileKind, is_ident_byte};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CliFlag {
+    pub command: String,
+    pub flag: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub short: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub env: Option<String>,
+}
+
+impl PatternKind for CliFlag {
+    const NAME: &'static str = "cli_flag";
+    const REQUIRED: &'static [&'static str] = &["command", "flag"];
+    const OPTIONAL: &'static [&'static str] = &["short", "env"];
+    const MATCHES: &'static str =
+        "`command … --flag`, `--flag=value`, the short flag, and the environment variable";
+
+    fn parse(f: &mut Fields) -> Option<Self> {
+        let command = f.text("command")?;
+        let command = f.check.non_empty(&command, "command")?;
+        let flag = f.text("flag")?;
+        let flag_ok = flag.value.starts_with("--")
+            && flag.value.len() > 2
+            && is_ident(&flag.value[2..], &['-']);
+        let expected = "a long flag is `--` followed by letters, digits and dashes, e.g. `--tag-list`";
+        let flag = f.check.checked(&flag, "flag", flag_ok, expected)?;
+        let short = match f.opt_text("short")? {
+            None => None,
+            Some(s) => {
+                let ok = s.value.len() == 2
+                    && s.value.starts_with('-')
+                    && s.value.as_bytes()[1].is_ascii_alphanumeric();
+                let expected = "a short flag is `-` and one letter, e.g. `-r`";
+                Some(f.check.checked(&s, "short flag", ok, expected)?)
+            }
+        };
+        let env = match f.opt_text("env")? {
+            None => None,
+            Some(e) => Some(f.check.ident(&e, "environment variable", &[], VARIABLE_NAME)?),
+        };
+        Some(CliFlag {
+            command,
+            flag,
+            short,
+            env,
+        })
+    }
+
+    fn anchor(&self) -> String {
+        program(&self.command)
+    }
+
+    fn literals(&self) -> Vec<String> {
+        let mut v = vec![format!("{} {}", self.command, self.flag), self.flag.clone()];
+        v.extend(self.short.iter().cloned());
+        v.extend(self.env.iter().cloned());
+        v
+    }
+
+    fn describe(&self) -> String {
+        let mut s = format!("`{} {}`", self.command, self.flag);
+        if let Some(short) = &self.short {
+            s.push_str(&format!(" (or {short})"));
+        }
+        if let Some(env) = &self.env {
+            s.push_str(&format!(", environment variable {env}"));
+        }
+        s
+    }
+
+    fn applies(&self, kind: FileKind) -> bool {
+        runs_commands(kind)
+    }
+
+    fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        let (program, sub) = program_and_subcommand(&self.command);
+        let (flag, short) = (self.flag.as_str(), self.short.as_deref());
+        let mut out = Vec::new();
+        for cmd in ctx.commands(program, sub).iter() {
+            for w in &cmd.args {
+                let name = w.text.split('=').next().unwrap_or("");
+                let long = name == flag;
+                let short_hit = short.is_some_and(|s| {
+                    w.text == s
+                        || (w.text.starts_with(s)
+                            && w.text.len() > s.len()
+                            && !w.text.starts_with("--"))
+                });
+                if long || short_hit {
+                    let shown = if long { flag } else { short.unwrap_or(flag) };
+                    out.push(Hit::new(w.start, w.start + shown.len(), shown));
+                }
+            }
+        }
+        // The environment variable the program reads for the flag: only in files that run it.
+        if let Some(env) = &self.env
+            && ctx.src.text.contains(program)
+        {
+            out.extend(word_hits(env, ctx, is_ident_byte));
+        }
+        out
+    }
+}

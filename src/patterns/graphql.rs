@@ -1,0 +1,236 @@
+//! GraphQL fields, types, enum values, arguments and queries, matched on parsed documents
+//! (see [`crate::syntax::graphql_docs`]). A generic name (`version`, `confidence`) counts only
+//! under one of its parents (a field path such as `runners.nodes`, or a type condition such as
+//! `... on CiRunner`).
+
+use serde::Serialize;
+
+use super::check::{Fields, is_ident};
+use super::{Hit, PatternKind};
+use crate::syntax::graphql::Kind;
+use crate::syntax::{FileCtx, FileKind, is_ident_byte, word_offsets};
+
+/// What a GraphQL pattern names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GraphqlElement {
+    Field,
+    Type,
+    EnumValue,
+    Argument,
+    Query,
+}
+
+impl GraphqlElement {
+    pub fn parse(s: &str) -> Option<GraphqlElement> {
+        match s {
+            "field" => Some(GraphqlElement::Field),
+            "type" => Some(GraphqlElement::Type),
+            "enum_value" => Some(GraphqlElement::EnumValue),
+            "argument" => Some(GraphqlElement::Argument),
+            "query" => Some(GraphqlElement::Query),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GraphqlElement::Field => "field",
+            GraphqlElement::Type => "type",
+            GraphqlElement::EnumValue => "enum_value",
+            GraphqlElement::Argument => "argument",
+            GraphqlElement::Query => "query",
+        }
+    }
+}
+
+/// A GraphQL element and its name; `parents` are the selections (field paths such as
+/// `runners.nodes`, or type names) it counts under.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Graphql {
+    pub element: GraphqlElement,
+    pub name: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parents: Vec<String>,
+    /// The match counts only when the field is selected without this argument.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unless_argument: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replace_with: Option<String>,
+}
+
+impl PatternKind for Graphql {
+    const NAME: &'static str = "graphql";
+    const REQUIRED: &'static [&'static str] = &["element", "name"];
+    const OPTIONAL: &'static [&'static str] = &["parents", "unless_argument", "replace_with"];
+    const MATCHES: &'static str = "the element in a GraphQL document, under one of `parents` (type names or field paths)";
+
+    fn parse(f: &mut Fields) -> Option<Self> {
+        let replace_with = f.opt_non_empty("replace_with");
+        let element = f.text("element")?;
+        let all = "field, type, enum_value, argument, query";
+        let element = f.check.one_of(&element, "GraphQL element", GraphqlElement::parse, all)?;
+        let mut parents = Vec::new();
+        for p in &f.list("parents")? {
+            let ok = !p.value.is_empty() && p.value.split('.').all(|s| is_ident(s, &[]));
+            parents.push(f.check.checked(
+                p,
+                "GraphQL parent",
+                ok,
+                "a parent is a type name or a dotted field path, e.g. `CiRunner` or `runners.nodes`",
+            )?);
+        }
+        let name = f.text("name")?;
+        Some(Graphql {
+            element,
+            name: f.check.ident(
+                &name,
+                "GraphQL name",
+                &[],
+                "a GraphQL name is letters, digits and `_`",
+            )?,
+            parents,
+            unless_argument: f.opt_non_empty("unless_argument")?,
+            replace_with: replace_with?,
+        })
+    }
+
+    fn anchor(&self) -> String {
+        self.name.clone()
+    }
+
+    /// A file must also look like it holds a GraphQL document.
+    fn context_anchors(&self) -> Vec<String> {
+        ["query", "mutation", "subscription", "fragment", "gql", "graphql", "GraphQL"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    }
+
+    fn replace_with(&self) -> Option<&str> {
+        self.replace_with.as_deref()
+    }
+
+    fn describe(&self) -> String {
+        let element = self.element.as_str().replace('_', " ");
+        let mut s = format!("GraphQL {element} {}", self.name);
+        if !self.parents.is_empty() {
+            s.push_str(&format!(" under {}", self.parents.join(" | ")));
+        }
+        if let Some(arg) = &self.unless_argument {
+            s.push_str(&format!(" without argument `{arg}`"));
+        }
+        s
+    }
+
+    fn applies(&self, kind: FileKind) -> bool {
+        matches!(kind, FileKind::Graphql | FileKind::Code | FileKind::Shell)
+    }
+
+    fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        detect(
+            self.element,
+            &self.name,
+            &self.parents,
+            self.unless_argument.as_deref(),
+            ctx,
+        )
+    }
+}
+
+fn parent_matches(parents: &[String], path: &[String], type_condition: Option<&str>) -> bool {
+    if parents.is_empty() {
+        return true;
+    }
+    parents.iter().any(|p| {
+        if p.contains('.') {
+            let segs: Vec<&str> = p.split('.').collect();
+            path.len() >= segs.len()
+                && path[path.len() - segs.len()..]
+                    .iter()
+                    .zip(&segs)
+                    .all(|(a, b)| a == b)
+        } else {
+            path.last().is_some_and(|l| l == p) || type_condition == Some(p.as_str())
+        }
+    })
+}
+
+fn detect(
+    element: GraphqlElement,
+    name: &str,
+    parents: &[String],
+    unless_argument: Option<&str>,
+    ctx: &FileCtx,
+) -> Vec<Hit> {
+    let mut out = Vec::new();
+    for doc in ctx.graphql() {
+        if doc.error.is_some() {
+            // The document does not parse: a distinctive name still counts as a word.
+            if parents.is_empty() && element != GraphqlElement::Argument {
+                for at in word_offsets(&ctx.src.text[doc.start..doc.end], name, is_ident_byte) {
+                    out.push(Hit::new(doc.start + at, doc.start + at + name.len(), name));
+                }
+            }
+            continue;
+        }
+        for o in &doc.occurrences {
+            if o.name != name {
+                continue;
+            }
+            let ok = match (&o.kind, element) {
+                (
+                    Kind::Field {
+                        type_condition,
+                        arguments,
+                        ..
+                    },
+                    GraphqlElement::Field,
+                ) => {
+                    parent_matches(parents, &o.path, type_condition.as_deref())
+                        && unless_argument.is_none_or(|a| !arguments.iter().any(|x| x == a))
+                }
+                (Kind::Field { root_of, .. }, GraphqlElement::Query) => {
+                    o.path.is_empty() && root_of.as_deref() == Some("query")
+                }
+                (Kind::Type, GraphqlElement::Type) => true,
+                (Kind::EnumValue, GraphqlElement::EnumValue) => true,
+                (Kind::Argument, GraphqlElement::Argument) => {
+                    parent_matches(parents, &o.path, None)
+                }
+                _ => false,
+            };
+            if ok {
+                out.push(Hit::new(o.start, o.end, name));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parents() {
+        let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(parent_matches(
+            &p(&["runners.nodes"]),
+            &p(&["project", "runners", "nodes"]),
+            None
+        ));
+        assert!(!parent_matches(
+            &p(&["runners.nodes"]),
+            &p(&["runner", "managers", "nodes"]),
+            None
+        ));
+        assert!(parent_matches(&p(&["CiRunner"]), &p(&[]), Some("CiRunner")));
+        assert!(parent_matches(&p(&["runner"]), &p(&["runner"]), None));
+        assert!(!parent_matches(
+            &p(&["runner"]),
+            &p(&["runner", "managers"]),
+            None
+        ));
+    }
+}

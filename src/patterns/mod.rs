@@ -1,0 +1,350 @@
+//! Pattern kinds: the ways a user's file shows the use of a scheduled item. Each kind is one
+//! file that owns all of it: its fields as written (the schema and their checks), what it gives
+//! the scanner's prefilter (its anchor, context anchors and literals), its description for
+//! `explain`, the kinds of file it applies to, and its detection. Model: one lint rule per file.
+//!
+//! Adding a kind: a new file here implementing [`PatternKind`], and one line in the
+//! `pattern_kinds!` table below (plus its fixtures and its row in `data/README.md`, which a test
+//! compares with the kinds' schemas).
+//!
+//! Layering: below the catalog (which stores [`Pattern`]s and loads them through
+//! [`Pattern::parse`]) and above [`crate::syntax`] (how a file is read). It knows nothing of
+//! findings, versions or output formats.
+
+pub mod check;
+pub mod raw;
+
+use serde::Serialize;
+
+use crate::syntax::{FileCtx, FileKind};
+use check::{Check, Fields};
+use raw::RawPattern;
+
+/// One use of a pattern in a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    pub start: usize,
+    pub end: usize,
+    /// What is shown as matched (`CI_JOB_JWT_V2`, `trigger.strategy: depend`).
+    pub matched: String,
+    /// The match lacks context that would confirm it (e.g. the HTTP method is not visible).
+    pub weak: bool,
+}
+
+impl Hit {
+    pub fn new(start: usize, end: usize, matched: impl Into<String>) -> Self {
+        Self {
+            start,
+            end,
+            matched: matched.into(),
+            weak: false,
+        }
+    }
+}
+
+/// One kind of pattern. Implemented once per file of this module.
+pub trait PatternKind: Sized {
+    /// The `kind:` spelling in data files.
+    const NAME: &'static str;
+    /// The fields a pattern of this kind must have.
+    const REQUIRED: &'static [&'static str];
+    /// The fields it may have.
+    const OPTIONAL: &'static [&'static str];
+    /// What it matches, as `data/README.md` says it.
+    const MATCHES: &'static str;
+
+    /// Read and check the fields (present and applicable ones only; presence of the required
+    /// ones is checked before). `None`: a problem was recorded.
+    fn parse(fields: &mut Fields) -> Option<Self>;
+
+    /// The one literal a file must contain for the pattern to match anywhere in it (its
+    /// rarest fixed part): what the prefilter looks for, and `query --literals` lists.
+    fn anchor(&self) -> String;
+
+    /// Literals of which a file must also contain one (empty: none needed).
+    fn context_anchors(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The literals a user's file shows when it uses the item (`explain TOKEN`); by default
+    /// the anchor alone.
+    fn literals(&self) -> Vec<String> {
+        vec![self.anchor()]
+    }
+
+    /// What the pattern's `replace_with` replaces: by default its anchor.
+    fn renamed(&self) -> String {
+        self.anchor()
+    }
+
+    /// The pattern's `replace_with`, for kinds that take one.
+    fn replace_with(&self) -> Option<&str> {
+        None
+    }
+
+    /// A machine-applicable rename: the literal and what replaces it.
+    fn rename(&self) -> Option<(String, &str)> {
+        let r = self.replace_with()?;
+        Some((self.renamed(), r))
+    }
+
+    /// A one-line human description, for `explain` and tables.
+    fn describe(&self) -> String;
+
+    /// Does the pattern apply to a kind of file at all?
+    fn applies(&self, kind: FileKind) -> bool;
+
+    /// Every use of the pattern in the file.
+    fn detect(&self, ctx: &FileCtx) -> Vec<Hit>;
+}
+
+/// `s`, or `s = a | b` when a pattern restricts the values.
+pub fn with_values(s: String, values: &[String]) -> String {
+    if values.is_empty() {
+        s
+    } else {
+        format!("{s} = {}", values.join(" | "))
+    }
+}
+
+/// The longest literal segment of a path template (`/projects/:id/runners` → `projects`).
+pub fn path_anchor(path: &str) -> Option<&str> {
+    crate::syntax::rest::fixed_segments(path).max_by_key(|s| s.len())
+}
+
+/// The registration table: `Variant => module::Type`, one line per kind, in the order
+/// `data/README.md` and error messages list them.
+macro_rules! pattern_kinds {
+    ($($variant:ident => $module:ident :: $ty:ident,)*) => {
+        $(pub mod $module;)*
+
+        /// A structured detection pattern: one of the kinds.
+        #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+        #[serde(tag = "kind", rename_all = "snake_case")]
+        pub enum Pattern {
+            $($variant($module::$ty),)*
+        }
+
+        /// Every kind: its name, required and optional fields, and what it matches.
+        pub const KINDS: &[KindSchema] = &[
+            $(KindSchema {
+                name: <$module::$ty as PatternKind>::NAME,
+                required: <$module::$ty as PatternKind>::REQUIRED,
+                optional: <$module::$ty as PatternKind>::OPTIONAL,
+                matches: <$module::$ty as PatternKind>::MATCHES,
+            },)*
+        ];
+
+        /// Calls `$call` on the kind inside a pattern.
+        macro_rules! each_kind {
+            ($pattern:expr, $p:ident => $call:expr) => {
+                match $pattern {
+                    $(Pattern::$variant($p) => $call,)*
+                }
+            };
+        }
+
+        impl Pattern {
+            /// Parse the fields of a pattern of kind `kind` (a name of [`KINDS`]).
+            fn parse_kind(kind: &str, fields: &mut Fields) -> Option<Pattern> {
+                $(if kind == <$module::$ty as PatternKind>::NAME {
+                    return <$module::$ty as PatternKind>::parse(fields).map(Pattern::$variant);
+                })*
+                None
+            }
+        }
+    };
+}
+
+pattern_kinds! {
+    Variable => variable::Variable,
+    YamlKey => yaml_key::YamlKey,
+    HelmValue => helm_value::HelmValue,
+    CliFlag => cli_flag::CliFlag,
+    CliCommand => cli_command::CliCommand,
+    OmnibusSetting => omnibus_setting::OmnibusSetting,
+    TomlKey => toml_key::TomlKey,
+    Metric => metric::Metric,
+    RestEndpoint => rest_endpoint::RestEndpoint,
+    RestField => rest_field::RestField,
+    Graphql => graphql::Graphql,
+    Literal => literal::Literal,
+}
+
+/// A kind's schema, as the registration table lists it.
+#[derive(Clone, Copy, Debug)]
+pub struct KindSchema {
+    pub name: &'static str,
+    pub required: &'static [&'static str],
+    pub optional: &'static [&'static str],
+    pub matches: &'static str,
+}
+
+impl KindSchema {
+    fn takes(&self) -> String {
+        let mut all: Vec<&str> = self.required.to_vec();
+        all.extend(self.optional);
+        all.join(", ")
+    }
+}
+
+impl Pattern {
+    /// Check a raw pattern against its kind's schema and parse it. `None`: the problems are in
+    /// `check`.
+    pub fn parse(raw: &RawPattern, check: &mut Check) -> Option<Pattern> {
+        let Some(schema) = KINDS.iter().find(|k| k.name == raw.kind.value) else {
+            let all: Vec<&str> = KINDS.iter().map(|k| k.name).collect();
+            check.err_at(
+                &raw.kind,
+                format!("unknown pattern kind `{}`", raw.kind.value),
+                Some(format!("expected one of {}", all.join(", "))),
+            );
+            return None;
+        };
+        let kind = schema.name;
+        let present = Fields::present(raw);
+        let before = check.problems.len();
+        for (field, at) in &present {
+            if !schema.required.contains(field) && !schema.optional.contains(field) {
+                check.err_loc(
+                    *at,
+                    format!("`{field}` does not apply to a `{kind}` pattern"),
+                    &format!("a `{kind}` pattern takes {}", schema.takes()),
+                );
+            }
+        }
+        for field in schema.required {
+            if !present.iter().any(|(f, _)| f == field) {
+                check.err_at(
+                    &raw.kind,
+                    format!("a `{kind}` pattern needs `{field}`"),
+                    Some(format!("a `{kind}` pattern takes {}", schema.takes())),
+                );
+            }
+        }
+        if check.problems.len() > before {
+            return None;
+        }
+        let p = Pattern::parse_kind(kind, &mut Fields::new(raw, check))?;
+        (check.problems.len() == before).then_some(p)
+    }
+
+    /// The `kind:` spelling.
+    pub fn kind(&self) -> &'static str {
+        fn name<K: PatternKind>(_: &K) -> &'static str {
+            K::NAME
+        }
+        each_kind!(self, p => name(p))
+    }
+
+    pub fn anchor(&self) -> String {
+        each_kind!(self, p => p.anchor())
+    }
+
+    pub fn context_anchors(&self) -> Vec<String> {
+        each_kind!(self, p => p.context_anchors())
+    }
+
+    pub fn literals(&self) -> Vec<String> {
+        each_kind!(self, p => p.literals())
+    }
+
+    pub fn rename(&self) -> Option<(String, &str)> {
+        each_kind!(self, p => p.rename())
+    }
+
+    pub fn describe(&self) -> String {
+        each_kind!(self, p => p.describe())
+    }
+
+    pub fn applies(&self, kind: FileKind) -> bool {
+        each_kind!(self, p => p.applies(kind))
+    }
+
+    pub fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        each_kind!(self, p => p.detect(ctx))
+    }
+}
+
+/// `word` standing alone outside comments (not preceded or followed by a byte `is_word`
+/// accepts): variables, metric names, literals, environment variables.
+pub fn word_hits(word: &str, ctx: &FileCtx, is_word: fn(u8) -> bool) -> Vec<Hit> {
+    crate::syntax::word_offsets(ctx.src.text, word, is_word)
+        .filter(|&at| !ctx.src.in_comment(at))
+        .map(|at| Hit::new(at, at + word.len(), word))
+        .collect()
+}
+
+/// The last fixed key of a key path (`*.trigger.strategy` → `strategy`).
+pub fn key_path_anchor(path: &[String]) -> String {
+    path.iter()
+        .rev()
+        .find(|s| !s.starts_with('*'))
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// The literals of a key path with values: the dotted path, its last fixed key, the values.
+pub fn key_path_literals(path: &[String], values: &[String]) -> Vec<String> {
+    let mut v = vec![path.join("."), key_path_anchor(path)];
+    v.extend(values.iter().cloned());
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The backticked names of a table cell, without the notes in parentheses.
+    fn names(cell: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut depth = 0;
+        let mut rest = cell;
+        while let Some(c) = rest.chars().next() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                '`' if depth == 0 => {
+                    let end = rest[1..].find('`').expect("closing backtick");
+                    out.push(rest[1..=end].to_string());
+                    rest = &rest[end + 2..];
+                    continue;
+                }
+                _ => {}
+            }
+            rest = &rest[c.len_utf8()..];
+        }
+        out
+    }
+
+    /// `data/README.md` lists every kind, in the registration order, with its fields and what
+    /// it matches.
+    #[test]
+    fn readme_table_matches_the_kinds() {
+        let readme = include_str!("../../data/README.md");
+        let rows: Vec<Vec<&str>> = readme
+            .lines()
+            .skip_while(|l| !l.starts_with("| kind |"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+            .collect();
+        assert_eq!(rows.len(), KINDS.len(), "one row per kind");
+        for (row, kind) in rows.iter().zip(KINDS) {
+            assert_eq!(row[0], format!("`{}`", kind.name));
+            assert_eq!(
+                names(row[1]),
+                kind.required,
+                "required fields of {}",
+                kind.name
+            );
+            assert_eq!(
+                names(row[2]),
+                kind.optional,
+                "optional fields of {}",
+                kind.name
+            );
+            assert_eq!(row[3], kind.matches, "what {} matches", kind.name);
+        }
+    }
+}

@@ -1,0 +1,132 @@
+//! REST endpoints in URLs: a method and a path template (`POST /projects/:id/runners/…`)
+//! matched against the calls a file makes (see [`crate::syntax::rest`]). Where the method is not
+//! visible the match is weak.
+
+use serde::Serialize;
+
+use super::check::Fields;
+use super::{Hit, PatternKind, path_anchor};
+use crate::syntax::rest::{self, Method, RestApi};
+use crate::syntax::{FileCtx, FileKind};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RestEndpoint {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<Method>,
+    pub path: String,
+    pub api: RestApi,
+    /// The path is a prefix: every endpoint below it matches too.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub prefix: bool,
+    /// The call matches only when it sends all of these parameters.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub with_params: Vec<String>,
+}
+
+/// The kinds of file HTTP calls are looked for in.
+pub fn makes_requests(kind: FileKind) -> bool {
+    use FileKind::*;
+    matches!(kind, Shell | Ci | Code | Yaml | Helm)
+}
+
+impl PatternKind for RestEndpoint {
+    const NAME: &'static str = "rest_endpoint";
+    const REQUIRED: &'static [&'static str] = &["path"];
+    const OPTIONAL: &'static [&'static str] = &["method", "api", "prefix", "with_params"];
+    const MATCHES: &'static str =
+        "a method and path template (`:id` is one segment, `*name` one or more)";
+
+    fn parse(f: &mut Fields) -> Option<Self> {
+        let api = match f.opt_text("api")? {
+            None => RestApi::V4,
+            Some(a) => f.check.one_of(&a, "api", RestApi::parse, "v4, registry, instance")?,
+        };
+        let method = match f.opt_text("method")? {
+            None => None,
+            Some(m) => Some(f.check.method(&m)?),
+        };
+        let path = f.text("path")?;
+        let path = f.check.rest_path(&path)?;
+        let prefix = f.flag("prefix")?;
+        let with_params = f.list("with_params")?;
+        Some(RestEndpoint {
+            method,
+            path,
+            api,
+            prefix,
+            with_params: f.check.strings(&with_params, "parameter")?,
+        })
+    }
+
+    fn anchor(&self) -> String {
+        path_anchor(&self.path).unwrap_or(&self.path).to_string()
+    }
+
+    fn literals(&self) -> Vec<String> {
+        vec![self.path.clone()]
+    }
+
+    fn describe(&self) -> String {
+        let m = self.method.map(|m| m.as_str()).unwrap_or("ANY");
+        let base = match self.api {
+            RestApi::V4 => "/api/v4",
+            RestApi::Registry | RestApi::Instance => "",
+        };
+        let tail = if self.prefix { "/…" } else { "" };
+        let mut s = format!("{m} {base}{}{tail}", self.path);
+        if !self.with_params.is_empty() {
+            s.push_str(&format!(" with {}", self.with_params.join(" and ")));
+        }
+        s
+    }
+
+    fn applies(&self, kind: FileKind) -> bool {
+        makes_requests(kind)
+    }
+
+    fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        detect(
+            self.method,
+            &self.path,
+            self.api,
+            self.prefix,
+            &self.with_params,
+            ctx,
+        )
+    }
+}
+
+fn detect(
+    method: Option<Method>,
+    template: &str,
+    api: RestApi,
+    prefix: bool,
+    with_params: &[String],
+    ctx: &FileCtx,
+) -> Vec<Hit> {
+    let mut out = Vec::new();
+    for call in rest::calls(template, api, prefix, ctx) {
+        if !with_params
+            .iter()
+            .all(|p| rest::sends_param(&call.query, call.statement, p))
+        {
+            continue;
+        }
+        let weak = match (method, call.method) {
+            (Some(want), Some(got)) if want != got => continue,
+            (Some(_), None) => true,
+            _ => false,
+        };
+        let shown = match method {
+            Some(m) => format!("{} {template}", m.as_str()),
+            None => template.to_string(),
+        };
+        out.push(Hit {
+            start: call.start,
+            end: call.end,
+            matched: shown,
+            weak,
+        });
+    }
+    out
+}

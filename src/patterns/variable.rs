@@ -1,0 +1,59 @@
+//! Environment and CI/CD variables: `$NAME`, `${NAME}`, `%NAME%`, `$env:NAME`, definitions
+//! (`NAME: value`, `NAME=value`, `- name: NAME`) and names in code (`os.getenv("NAME")`).
+//! A longer name is another variable: `CI_JOB_JWT` is not found inside `CI_JOB_JWT_V2`.
+
+use serde::Serialize;
+
+use super::check::Fields;
+use super::{Hit, PatternKind, word_hits};
+use crate::syntax::{FileCtx, FileKind, is_ident_byte};
+
+/// What a variable name may be.
+pub const VARIABLE_NAME: &str =
+    "a variable name is letters, digits and `_`, not starting with a digit";
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Variable {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replace_with: Option<String>,
+}
+
+impl PatternKind for Variable {
+    const NAME: &'static str = "variable";
+    const REQUIRED: &'static [&'static str] = &["name"];
+    const OPTIONAL: &'static [&'static str] = &["replace_with"];
+    const MATCHES: &'static str =
+        "`$NAME`, `${NAME}`, `%NAME%`, `$env:NAME`, and definitions `NAME:` / `NAME=`";
+
+    fn parse(f: &mut Fields) -> Option<Self> {
+        let name = f.text("name")?;
+        let name = f.check.ident(&name, "variable name", &[], VARIABLE_NAME);
+        let replace_with = f.opt_non_empty("replace_with");
+        Some(Variable {
+            name: name?,
+            replace_with: replace_with?,
+        })
+    }
+
+    fn anchor(&self) -> String {
+        self.name.clone()
+    }
+
+    fn replace_with(&self) -> Option<&str> {
+        self.replace_with.as_deref()
+    }
+
+    fn describe(&self) -> String {
+        format!("variable ${}", self.name)
+    }
+
+    fn applies(&self, kind: FileKind) -> bool {
+        use FileKind::*;
+        matches!(kind, Ci | Shell | Yaml | Helm | RunnerConfig | Code)
+    }
+
+    fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        word_hits(&self.name, ctx, is_ident_byte)
+    }
+}

@@ -1,0 +1,329 @@
+//! The sink: the one stage that turns the hits of the detectors of one file into findings. It
+//! judges each hit for the version window (status, severity, message), drops what the run does
+//! not report (removed before `--current`, per-path ignores, inline suppressions), removes
+//! repeats, and reports the suppressions that suppressed nothing.
+
+use std::collections::HashMap;
+
+use super::finding::{FileError, Finding, Severity, Status};
+use super::suppress;
+use super::{FileResult, Scanner};
+use crate::catalog::{Change, Entry};
+use crate::patterns::Hit;
+use crate::syntax::source::Source;
+use crate::version::{ApiVersion, Milestone};
+
+/// The id of the pseudo-rule of suppressions that suppress nothing.
+pub const UNUSED_SUPPRESSION: &str = "unused-suppression";
+
+/// A detector's own judgement of a hit, where the entry's removal does not decide it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub status: Status,
+    pub severity: Severity,
+    pub message: String,
+}
+
+/// What a detector produces: a hit, with its verdict if the detector judges it itself.
+pub type Produced = (Hit, Option<Verdict>);
+
+/// One hit of an entry.
+struct Raw {
+    entry: usize,
+    hit: Hit,
+    verdict: Option<Verdict>,
+}
+
+/// Collects the hits of one file and turns them into its findings.
+pub struct Sink<'s> {
+    scanner: &'s Scanner,
+    raw: Vec<Raw>,
+}
+
+/// Where a finding is: its range as lines and columns, and its source excerpt.
+struct Place {
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    byte_column: usize,
+    end_byte_column: usize,
+    source_line: String,
+    excerpt_column: usize,
+}
+
+impl Place {
+    fn of(src: &Source, start: usize, end: usize) -> Place {
+        let (line, column) = src.line_col(start);
+        let (end_line, end_column) = src.line_col(end);
+        let (source_line, excerpt_column) = src.excerpt(line, column);
+        Place {
+            line,
+            column,
+            end_line,
+            end_column,
+            byte_column: src.byte_column(start),
+            end_byte_column: src.byte_column(end),
+            source_line,
+            excerpt_column,
+        }
+    }
+}
+
+impl<'s> Sink<'s> {
+    pub fn new(scanner: &'s Scanner) -> Self {
+        Self {
+            scanner,
+            raw: Vec::new(),
+        }
+    }
+
+    /// A hit of entry `entry`. An introduced item is a finding only when the oldest supported
+    /// server lacks it.
+    pub fn accept(&mut self, entry: usize, hit: Hit, verdict: Option<Verdict>) {
+        let e = &self.scanner.entries[entry];
+        let verdict = match verdict {
+            Some(v) => Some(v),
+            None if e.change != Change::Introduced => None,
+            None => {
+                let (Some(min), Some(introduced)) =
+                    (self.scanner.options.min_version, e.introduced_in)
+                else {
+                    return;
+                };
+                if introduced <= min || hit.weak {
+                    return;
+                }
+                Some(Verdict {
+                    status: Status::Unavailable,
+                    severity: Severity::Error,
+                    message: format!(
+                        "{}: introduced in {introduced}, after the oldest supported version {min}",
+                        e.title
+                    ),
+                })
+            }
+        };
+        self.raw.push(Raw {
+            entry,
+            hit,
+            verdict,
+        });
+    }
+
+    /// The findings of the file. `marker`: the file may hold suppressions.
+    pub fn finish(mut self, src: &Source, marker: bool, result: &mut FileResult) {
+        // One finding per entry, place and verdict.
+        self.raw.sort_by(|a, b| {
+            fn key(r: &Raw) -> (usize, usize, usize, Option<&str>) {
+                let message = r.verdict.as_ref().map(|v| v.message.as_str());
+                (r.hit.start, r.entry, r.hit.end, message)
+            }
+            key(a).cmp(&key(b))
+        });
+        self.raw.dedup_by(|a, b| {
+            a.entry == b.entry && a.hit.start == b.hit.start && a.verdict == b.verdict
+        });
+        let mut suppressions = if marker {
+            suppress::find(src)
+        } else {
+            Vec::new()
+        };
+        let path_ignores: Vec<&String> = self
+            .scanner
+            .per_path
+            .iter()
+            .filter(|(g, _)| g.is_match(src.path))
+            .flat_map(|(_, ids)| ids)
+            .collect();
+        let mut occurrences: HashMap<(usize, String), usize> = HashMap::new();
+        for raw in std::mem::take(&mut self.raw) {
+            let entry = &self.scanner.entries[raw.entry];
+            if self.scanner.before_current(entry) {
+                result.before_current += 1;
+                continue;
+            }
+            if path_ignores.iter().any(|s| names(entry, s)) {
+                result.suppressed += 1;
+                continue;
+            }
+            let line = src.line_col(raw.hit.start).0;
+            if suppress::apply(&mut suppressions, &entry.id, line) {
+                result.suppressed += 1;
+                continue;
+            }
+            let occurrence = occurrences
+                .entry((raw.entry, raw.hit.matched.clone()))
+                .or_insert(0);
+            result
+                .findings
+                .push(self.finding(src, entry, raw.hit, raw.verdict, *occurrence));
+            *occurrence += 1;
+        }
+        self.unused(src, &suppressions, &mut occurrences, result);
+    }
+
+    fn finding(
+        &self,
+        src: &Source,
+        entry: &Entry,
+        hit: Hit,
+        verdict: Option<Verdict>,
+        occurrence: usize,
+    ) -> Finding {
+        let p = Place::of(src, hit.start, hit.end);
+        let Verdict {
+            status,
+            mut severity,
+            message,
+        } = verdict.unwrap_or_else(|| self.scanner.judge(entry));
+        if hit.weak {
+            severity = Severity::Info;
+        }
+        Finding {
+            id: entry.id.clone(),
+            path: src.path.to_string(),
+            line: p.line,
+            column: p.column,
+            end_line: p.end_line,
+            end_column: p.end_column,
+            severity,
+            status,
+            removed_in: entry.removed_in,
+            message,
+            replacement: entry.replacement_text(),
+            matched: hit.matched,
+            source_line: p.source_line,
+            excerpt_column: p.excerpt_column,
+            byte_column: p.byte_column,
+            end_byte_column: p.end_byte_column,
+            surface: Some(entry.surface),
+            breaking: entry.is_breaking(),
+            occurrence,
+        }
+    }
+
+    /// Suppressions that suppressed nothing, as findings of their own.
+    fn unused(
+        &self,
+        src: &Source,
+        suppressions: &[suppress::Suppression],
+        occurrences: &mut HashMap<(usize, String), usize>,
+        result: &mut FileResult,
+    ) {
+        for id in suppressions.iter().flat_map(|s| &s.ids) {
+            if id.used {
+                continue;
+            }
+            let name = &id.id;
+            let message = if self.scanner.entries.iter().any(|e| &e.id == name) {
+                format!("suppression of `{name}` suppresses nothing")
+            } else if self.scanner.known_ids.contains(name) {
+                // Known, but not looked for in this run (--select, --ignore, not detectable).
+                continue;
+            } else {
+                format!("suppression names `{name}`, which is no id uplint knows")
+            };
+            let p = Place::of(src, id.start, id.end);
+            let occurrence = occurrences.entry((usize::MAX, name.clone())).or_insert(0);
+            result.findings.push(Finding {
+                id: UNUSED_SUPPRESSION.to_string(),
+                path: src.path.to_string(),
+                line: p.line,
+                column: p.column,
+                end_line: p.end_line,
+                end_column: p.end_column,
+                severity: Severity::Warning,
+                status: Status::UnusedSuppression,
+                removed_in: None,
+                matched: name.clone(),
+                message,
+                replacement: Some("remove the suppression".to_string()),
+                source_line: p.source_line,
+                excerpt_column: p.excerpt_column,
+                byte_column: p.byte_column,
+                end_byte_column: p.end_byte_column,
+                surface: None,
+                breaking: false,
+                occurrence: *occurrence,
+            });
+            *occurrence += 1;
+        }
+    }
+}
+
+/// Does `name` (an id or a surface, from `--select`, `--ignore` or a per-path ignore) name the
+/// entry?
+pub fn names(entry: &Entry, name: &str) -> bool {
+    name == entry.id || name == entry.surface.as_str()
+}
+
+impl Scanner {
+    /// The status, severity and message of a finding of `entry` for the target version.
+    fn judge(&self, entry: &Entry) -> Verdict {
+        let o = &self.options;
+        let (status, severity) = match entry.removed_in {
+            Some(Milestone::Service(v)) if v <= o.target => {
+                if entry.change == Change::BehaviourChange {
+                    (Status::BehaviourChange, Severity::Warning)
+                } else {
+                    (Status::Removed, Severity::Error)
+                }
+            }
+            Some(Milestone::Api(ApiVersion::V5)) if o.api_v5 => (Status::Removed, Severity::Error),
+            _ => (Status::Deprecated, Severity::Warning),
+        };
+        Verdict {
+            status,
+            severity,
+            message: message(entry, status),
+        }
+    }
+
+    fn before_current(&self, entry: &Entry) -> bool {
+        match (entry.removed_in, self.options.current) {
+            (Some(Milestone::Service(v)), Some(cur)) => v <= cur,
+            _ => false,
+        }
+    }
+}
+
+fn message(entry: &Entry, status: Status) -> String {
+    let when = match entry.removed_in {
+        Some(Milestone::Api(a)) => format!("REST API {a}"),
+        Some(m) => m.to_string(),
+        None => "a later version".to_string(),
+    };
+    match status {
+        Status::Removed => format!("{}: removed in {when}", entry.title),
+        Status::BehaviourChange => format!("{}: behaviour changes in {when}", entry.title),
+        Status::Deprecated if entry.change == Change::BehaviourChange => {
+            format!("{}: behaviour will change in {when}", entry.title)
+        }
+        _ => format!("{}: deprecated, removed in {when}", entry.title),
+    }
+}
+
+/// Notes for the structures of the file that did not parse (their names were matched in a
+/// simpler way).
+pub fn parse_notes(ctx: &crate::syntax::FileCtx, errors: &mut Vec<FileError>) {
+    let src = ctx.src;
+    for (offset, message) in ctx.graphql_errors() {
+        let (line, col) = src.line_col(offset);
+        errors.push(FileError {
+            path: src.path.to_string(),
+            message: format!(
+                "GraphQL document does not parse at {line}:{col}: {message}; its names were matched as words instead"
+            ),
+        });
+    }
+    if let Some((offset, message)) = ctx.yaml_error() {
+        let (line, col) = src.line_col(*offset);
+        errors.push(FileError {
+            path: src.path.to_string(),
+            message: format!(
+                "YAML does not parse at {line}:{col}: {message}; keys were read line by line instead"
+            ),
+        });
+    }
+}

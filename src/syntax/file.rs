@@ -1,0 +1,109 @@
+//! A file under scan: its source and the structures parsed from it on first use, shared by
+//! every detector that looks at the file.
+
+use std::cell::OnceCell;
+
+use super::classify::FileKind;
+use super::cmdline;
+use super::graphql_docs;
+use super::source::Source;
+use super::yaml::{self, Doc};
+
+/// A file under scan, with its structure parsed on first use.
+pub struct FileCtx<'s, 'a> {
+    pub src: &'s Source<'a>,
+    yaml: OnceCell<Doc>,
+    graphql: OnceCell<Vec<graphql_docs::Doc>>,
+    /// Parsed command lines, by (program, subcommand).
+    commands: CommandCache,
+}
+
+/// Command lines parsed per (program, subcommand), shared by the detectors of a file.
+type CommandCache = std::cell::RefCell<Vec<((String, String), std::rc::Rc<Vec<cmdline::Command>>)>>;
+
+impl<'s, 'a> FileCtx<'s, 'a> {
+    pub fn new(src: &'s Source<'a>) -> Self {
+        Self {
+            src,
+            yaml: OnceCell::new(),
+            graphql: OnceCell::new(),
+            commands: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The file's YAML keys (templates masked). Parsed once.
+    pub fn yaml(&self) -> &Doc {
+        self.yaml.get_or_init(|| {
+            if self.src.class.templated {
+                yaml::parse(&yaml::mask_templates(self.src.text))
+            } else {
+                yaml::parse(self.src.text)
+            }
+        })
+    }
+
+    /// The `program subcommand` command lines of the file outside comments, parsed once.
+    pub fn commands(&self, program: &str, subcommand: &str) -> std::rc::Rc<Vec<cmdline::Command>> {
+        let key = (program.to_string(), subcommand.to_string());
+        if let Some((_, c)) = self.commands.borrow().iter().find(|(k, _)| *k == key) {
+            return c.clone();
+        }
+        let mut found = cmdline::find(self.src.text, program, subcommand, self.is_yaml());
+        found.retain(|c| !self.src.in_comment(c.program.start));
+        let parsed = std::rc::Rc::new(found);
+        self.commands.borrow_mut().push((key, parsed.clone()));
+        parsed
+    }
+
+    /// The GraphQL documents of the file (the file itself, or documents embedded in code).
+    pub fn graphql(&self) -> &[graphql_docs::Doc] {
+        self.graphql.get_or_init(|| graphql_docs::documents(self))
+    }
+
+    /// Parse errors of the GraphQL documents that were looked at.
+    pub fn graphql_errors(&self) -> Vec<(usize, String)> {
+        self.graphql
+            .get()
+            .map(|docs| docs.iter().filter_map(|d| d.error.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    /// The YAML parse error, if the file is YAML and did not parse.
+    pub fn yaml_error(&self) -> Option<&(usize, String)> {
+        self.yaml.get().and_then(|d| d.error.as_ref())
+    }
+
+    pub fn is_yaml(&self) -> bool {
+        is_yaml_kind(self.src.class.kind)
+    }
+}
+
+pub fn is_yaml_kind(kind: FileKind) -> bool {
+    matches!(
+        kind,
+        FileKind::Ci
+            | FileKind::Helm
+            | FileKind::Yaml
+            | FileKind::DatabaseConfig
+            | FileKind::SecurityPolicy
+    ) || kind == FileKind::Monitoring
+}
+
+pub fn is_ident_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Offsets of `word` in `text` where it stands alone: not preceded or followed by a byte that
+/// `is_word` accepts.
+pub fn word_offsets<'t>(
+    text: &'t str,
+    word: &'t str,
+    is_word: fn(u8) -> bool,
+) -> impl Iterator<Item = usize> + 't {
+    let b = text.as_bytes();
+    memchr::memmem::find_iter(b, word.as_bytes()).filter(move |&at| {
+        let before = at == 0 || !is_word(b[at - 1]);
+        let after = b.get(at + word.len()).is_none_or(|&c| !is_word(c));
+        before && after
+    })
+}

@@ -1,0 +1,17 @@
+//! Reading a file: which kind of file a path is, its text with lines and comments, and the
+//! structures the detectors match on (YAML keys, command lines, GraphQL documents, HTTP calls).
+//! It knows no catalog entry and no finding: the pattern kinds ([`crate::patterns`]) match on
+//! what it gives, and the scan engine drives it.
+
+pub mod classify;
+pub mod cmdline;
+mod file;
+pub mod graphql;
+pub mod graphql_docs;
+pub mod rest;
+pub mod source;
+pub mod yaml;
+
+pub use classify::{Class, FileKind};
+pub use file::{FileCtx, is_ident_byte, is_yaml_kind, word_offsets};
+pub use rest::{Method, RestApi};
