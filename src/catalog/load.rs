@@ -11,7 +11,9 @@ use std::sync::Arc;
 use serde_saphyr::{Location, Spanned};
 
 use super::error::{DataError, offset_of, yaml_error};
-use super::model::{Change, Endpoint, Entry, Param, ParamLocation, ParamType, Pattern, Surface};
+use super::model::{
+    Change, Endpoint, Entry, Param, ParamLocation, ParamType, SourcedPattern, Surface,
+};
 use super::raw::{RawEndpoint, RawEntry, RawFile, RawParam};
 use crate::patterns::check::{Check, Problem};
 use crate::version::{Milestone, ServiceVersion};
@@ -376,11 +378,11 @@ fn version_order(ctx: &mut FileCtx, r: &RawEntry, v: &Versions) {
 }
 
 /// Whether the entry is detectable, and its patterns (each read by its kind).
-fn patterns(ctx: &mut FileCtx, r: &RawEntry) -> (bool, Vec<Pattern>) {
-    let patterns: Vec<Pattern> = r
+fn patterns(ctx: &mut FileCtx, r: &RawEntry) -> (bool, Vec<SourcedPattern>) {
+    let patterns: Vec<SourcedPattern> = r
         .patterns
         .iter()
-        .filter_map(|p| Pattern::parse(p, &mut ctx.check))
+        .filter_map(|p| SourcedPattern::parse(p, &mut ctx.check))
         .collect();
     let detectable = r.detectable.as_ref().is_none_or(|d| d.value);
     if detectable && r.patterns.is_empty() {

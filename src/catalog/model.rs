@@ -4,8 +4,8 @@
 
 use serde::Serialize;
 
-pub use crate::patterns::Pattern;
 pub use crate::patterns::graphql::GraphqlElement;
+pub use crate::patterns::{Pattern, SourcedPattern};
 pub use crate::syntax::{FileKind, Method, RestApi};
 use crate::version::{Milestone, ServiceVersion};
 
@@ -255,7 +255,7 @@ pub struct Entry {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
     pub detectable: bool,
-    pub patterns: Vec<Pattern>,
+    pub patterns: Vec<SourcedPattern>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub endpoints: Vec<Endpoint>,
     /// The spec rows the entry comes from (`SECTION: FIRST CELL`).

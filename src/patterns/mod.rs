@@ -13,12 +13,42 @@
 
 pub mod check;
 pub mod raw;
+pub mod seen_in;
 
 use serde::Serialize;
 
 use crate::syntax::{FileCtx, FileKind};
 use check::{Check, Fields};
 use raw::RawPattern;
+use seen_in::SeenIn;
+
+/// A pattern of an entry, with where its spelling was seen (`seen_in`, a field every kind
+/// takes). Derefs to the pattern.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SourcedPattern {
+    #[serde(flatten)]
+    pub pattern: Pattern,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub seen_in: Vec<SeenIn>,
+}
+
+impl std::ops::Deref for SourcedPattern {
+    type Target = Pattern;
+    fn deref(&self) -> &Pattern {
+        &self.pattern
+    }
+}
+
+impl SourcedPattern {
+    /// Check a raw pattern against its kind's schema and parse it with its sources. `None`:
+    /// the problems are in `check`.
+    pub fn parse(raw: &RawPattern, check: &mut Check) -> Option<SourcedPattern> {
+        let before = check.problems.len();
+        let seen_in = seen_in::parse(raw, check);
+        let pattern = Pattern::parse(raw, check)?;
+        (check.problems.len() == before).then_some(SourcedPattern { pattern, seen_in })
+    }
+}
 
 /// One use of a pattern in a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -184,6 +214,7 @@ impl KindSchema {
     fn takes(&self) -> String {
         let mut all: Vec<&str> = self.required.to_vec();
         all.extend(self.optional);
+        all.push(seen_in::FIELD);
         all.join(", ")
     }
 }
@@ -205,7 +236,10 @@ impl Pattern {
         let present = Fields::present(raw);
         let before = check.problems.len();
         for (field, at) in &present {
-            if !schema.required.contains(field) && !schema.optional.contains(field) {
+            if !schema.required.contains(field)
+                && !schema.optional.contains(field)
+                && *field != seen_in::FIELD
+            {
                 check.err_loc(
                     *at,
                     format!("`{field}` does not apply to a `{kind}` pattern"),

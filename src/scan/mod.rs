@@ -169,11 +169,11 @@ impl Scanner {
                 context.push(p.context_anchors());
                 targets.push(Target {
                     entry: i,
-                    detector: Detector::Pattern(p.clone()),
+                    detector: Detector::Pattern(p.pattern.clone()),
                 });
             }
             if e.change == crate::catalog::Change::Introduced && !e.endpoints.is_empty() {
-                anchors.push(e.patterns.iter().map(Pattern::anchor).collect());
+                anchors.push(e.patterns.iter().map(|p| p.anchor()).collect());
                 context.push(Vec::new());
                 targets.push(Target {
                     entry: i,
