@@ -104,6 +104,38 @@ def scan(binary: str, root: Path, paths: list[str]) -> dict[str, list[dict]]:
     return by_path
 
 
+def local_clone(mirrors: Path, repo: str) -> Path | None:
+    owner, name = repo.split("/", 1)
+    for candidate in (mirrors / f"{owner}+{name}" / "repo", mirrors / owner / name,
+                      mirrors / owner / f"{name}.git"):
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def fill_cache(files: list[dict], cache: Path, mirrors: Path) -> None:
+    """Copy each missing file out of a local clone at its recorded commit (no network)."""
+    copied = 0
+    for entry in files:
+        target = cache / entry["cached_as"]
+        if target.is_file():
+            continue
+        clone = local_clone(mirrors, entry["repo"])
+        if clone is None:
+            print(f"fill: no local clone of {entry['repo']} in {mirrors}", file=sys.stderr)
+            continue
+        rev = entry.get("commit") or "HEAD"
+        proc = subprocess.run(["git", "-C", str(clone), "show", f"{rev}:{entry['path']}"],
+                              capture_output=True)
+        if proc.returncode != 0:
+            print(f"fill: {entry['repo']} has no {entry['path']} at {rev}", file=sys.stderr)
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(proc.stdout)
+        copied += 1
+    print(f"fill: {copied} file(s) copied into {cache}", file=sys.stderr)
+
+
 def ratio(num: int, den: int) -> str:
     return f"{num / den:.3f}" if den else "  -  "
 
@@ -122,12 +154,18 @@ def main() -> int:
                         help="only these categories (repeatable)")
     parser.add_argument("--quiet", action="store_true",
                         help="figures only, without the lists of misses")
+    parser.add_argument("--fill-from", type=Path, metavar="MIRRORS",
+                        help="before scoring, copy files missing from the cache out of local git "
+                             "clones in MIRRORS (MIRRORS/<owner>+<name>/repo, as the search tool's "
+                             "fetch leaves them, or MIRRORS/<owner>/<name>) at the recorded commit")
     args = parser.parse_args()
     cache = args.cache or default_cache()
     if not Path(args.uplint).exists():
         sys.exit(f"no uplint binary at {args.uplint} (build it or pass --uplint)")
 
     files = load_manifest(args.manifest)
+    if args.fill_from:
+        fill_cache(files, cache, args.fill_from)
     if args.category:
         files = [f for f in files if f["category"] in args.category]
 
