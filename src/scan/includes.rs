@@ -5,11 +5,17 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::yaml::{self, Segment, Value};
+use crate::syntax::ci_jobs::Jobs;
+use crate::syntax::yaml::{self, Segment, Value};
 
 /// The local include paths (relative to the project root) a CI file names.
+#[cfg(test)]
 fn local_includes(text: &str) -> Vec<String> {
-    let doc = yaml::parse(text);
+    includes_of(&yaml::parse(text))
+}
+
+/// The local include paths of a parsed CI file.
+fn includes_of(doc: &yaml::Doc) -> Vec<String> {
     let mut out = Vec::new();
     for key in &doc.keys {
         let path = doc.path(key);
@@ -34,9 +40,18 @@ fn local_includes(text: &str) -> Vec<String> {
     out
 }
 
-/// Every file included locally from `root/.gitlab-ci.yml`, as absolute-ish paths under `root`.
-pub fn ci_includes(root: &Path) -> BTreeSet<PathBuf> {
+/// A project's CI configuration: the files `root/.gitlab-ci.yml` includes locally
+/// (recursively, as paths under `root`) and the jobs of all of them together.
+#[derive(Debug, Default)]
+pub struct CiProject {
+    pub files: BTreeSet<PathBuf>,
+    pub jobs: Jobs,
+}
+
+/// Read the CI configuration of the project at `root`.
+pub fn ci_project(root: &Path) -> CiProject {
     let mut found = BTreeSet::new();
+    let mut jobs = Jobs::default();
     let mut queue = vec![root.join(".gitlab-ci.yml")];
     let mut seen = BTreeSet::new();
     while let Some(file) = queue.pop() {
@@ -46,7 +61,9 @@ pub fn ci_includes(root: &Path) -> BTreeSet<PathBuf> {
         let Ok(text) = std::fs::read_to_string(&file) else {
             continue;
         };
-        for inc in local_includes(&text) {
+        let doc = yaml::parse(&text);
+        jobs.include(Jobs::from_doc(&doc));
+        for inc in includes_of(&doc) {
             let rel = inc.trim_start_matches('/');
             let targets: Vec<PathBuf> = if rel.contains('*') {
                 expand_glob(root, rel)
@@ -61,7 +78,7 @@ pub fn ci_includes(root: &Path) -> BTreeSet<PathBuf> {
             }
         }
     }
-    found
+    CiProject { files: found, jobs }
 }
 
 fn expand_glob(root: &Path, pattern: &str) -> Vec<PathBuf> {
