@@ -77,7 +77,23 @@ impl PatternKind for YamlKey {
         if !ctx.is_yaml() {
             return Vec::new();
         }
-        key_hits(ctx.yaml(), &self.path, &self.values, self.unless_sibling.as_deref())
+        let doc = ctx.yaml();
+        match (&self.unless_sibling, ctx.src.class.kind) {
+            // In CI configuration a job's keyword may come from `extends`, `default:` or an
+            // included template: judge the resolved job.
+            (Some(sibling), FileKind::Ci) => {
+                let jobs = ctx.ci_jobs();
+                key_hits(doc, &self.path, &self.values, None)
+                    .into_iter()
+                    .filter(|hit| match job_of(doc, hit.start) {
+                        Some((job, _)) if jobs.contains(job) => jobs.lacks(job, sibling),
+                        Some((_, key)) => doc.sibling(key.mapping, sibling).is_none(),
+                        None => true,
+                    })
+                    .collect()
+            }
+            _ => key_hits(doc, &self.path, &self.values, self.unless_sibling.as_deref()),
+        }
     }
 }
 
@@ -89,6 +105,15 @@ fn value_hit<'d>(key: &'d Key, values: &[String]) -> Option<(usize, usize, &'d s
             .iter()
             .find(|s| values.contains(&s.text))
             .map(|s| (s.start, s.end, s.text.as_str())),
+        _ => None,
+    }
+}
+
+/// The top-level job whose keyword starts at `offset`, with that keyword's key.
+fn job_of(doc: &Doc, offset: usize) -> Option<(&str, &yaml::Key)> {
+    let key = doc.keys.iter().find(|k| k.start == offset)?;
+    match doc.path(key).as_slice() {
+        [yaml::Segment::Key(job), yaml::Segment::Key(_)] => Some((job.as_str(), key)),
         _ => None,
     }
 }

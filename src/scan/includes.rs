@@ -5,11 +5,17 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use super::yaml::{self, Segment, Value};
+use crate::syntax::ci_jobs::Jobs;
+use crate::syntax::yaml::{self, Segment, Value};
 
 /// The local include paths (relative to the project root) a CI file names.
+#[cfg(test)]
 fn local_includes(text: &str) -> Vec<String> {
-    let doc = yaml::parse(text);
+    includes_of(&yaml::parse(text))
+}
+
+/// The local include paths of a parsed CI file.
+fn includes_of(doc: &yaml::Doc) -> Vec<String> {
     let mut out = Vec::new();
     for key in &doc.keys {
         let path = doc.path(key);
@@ -34,19 +40,33 @@ fn local_includes(text: &str) -> Vec<String> {
     out
 }
 
-/// Every file included locally from `root/.gitlab-ci.yml`, as absolute-ish paths under `root`.
-pub fn ci_includes(root: &Path) -> BTreeSet<PathBuf> {
+/// A project's CI configuration: the files `root/.gitlab-ci.yml` includes locally
+/// (recursively, as paths under `root`) and the jobs of all of them together.
+#[derive(Debug, Default)]
+pub struct CiProject {
+    pub files: BTreeSet<PathBuf>,
+    pub jobs: Jobs,
+}
+
+/// Read the CI configuration of the project at `root`.
+pub fn ci_project(root: &Path) -> CiProject {
     let mut found = BTreeSet::new();
+    let mut jobs = Jobs::default();
+    let Ok(canonical_root) = root.canonicalize() else {
+        return CiProject::default();
+    };
     let mut queue = vec![root.join(".gitlab-ci.yml")];
     let mut seen = BTreeSet::new();
     while let Some(file) = queue.pop() {
         if !seen.insert(file.clone()) || seen.len() > 1000 {
             continue;
         }
-        let Ok(text) = std::fs::read_to_string(&file) else {
+        let Some(text) = read_confined(&canonical_root, &file) else {
             continue;
         };
-        for inc in local_includes(&text) {
+        let doc = yaml::parse(&text);
+        jobs.include(Jobs::from_doc(&doc));
+        for inc in includes_of(&doc) {
             let rel = inc.trim_start_matches('/');
             let targets: Vec<PathBuf> = if rel.contains('*') {
                 expand_glob(root, rel)
@@ -54,14 +74,37 @@ pub fn ci_includes(root: &Path) -> BTreeSet<PathBuf> {
                 vec![root.join(rel)]
             };
             for t in targets {
-                if t.is_file() {
+                if t.is_file() && within(&canonical_root, &t) {
                     found.insert(t.clone());
                     queue.push(t);
                 }
             }
         }
     }
-    found
+    CiProject { files: found, jobs }
+}
+
+/// The largest CI file read to follow includes.
+const MAX_CI_FILE: u64 = 16 * 1024 * 1024;
+
+/// Does `path` resolve (symlinks followed) to somewhere inside `root`?
+fn within(canonical_root: &Path, path: &Path) -> bool {
+    path.canonicalize()
+        .is_ok_and(|p| p.starts_with(canonical_root))
+}
+
+/// The text of a CI file, when it resolves to a regular file of reasonable size inside the
+/// project: an `include: local: ../…` or a link out of the tree is never read.
+fn read_confined(canonical_root: &Path, path: &Path) -> Option<String> {
+    let real = path.canonicalize().ok()?;
+    if !real.starts_with(canonical_root) {
+        return None;
+    }
+    let meta = std::fs::metadata(&real).ok()?;
+    if !meta.is_file() || meta.len() > MAX_CI_FILE {
+        return None;
+    }
+    std::fs::read_to_string(&real).ok()
 }
 
 fn expand_glob(root: &Path, pattern: &str) -> Vec<PathBuf> {
@@ -96,6 +139,31 @@ fn expand_glob(root: &Path, pattern: &str) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn includes_never_leave_the_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        std::fs::create_dir_all(root.join("ci")).unwrap();
+        std::fs::write(dir.path().join("outside.yml"), "x:\n  id_tokens: {}\n").unwrap();
+        std::fs::write(
+            root.join(".gitlab-ci.yml"),
+            "include:\n  - local: ../outside.yml\n  - local: ci/linked.yml\n  - local: ci/inside.yml\n",
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(dir.path().join("outside.yml"), root.join("ci/linked.yml"))
+            .unwrap();
+        std::fs::write(root.join("ci/inside.yml"), ".t:\n  id_tokens: {}\n").unwrap();
+        let project = ci_project(&root);
+        let files: Vec<_> = project
+            .files
+            .iter()
+            .map(|p| p.strip_prefix(&root).unwrap().to_owned())
+            .collect();
+        assert_eq!(files, [PathBuf::from("ci/inside.yml")]);
+        assert!(project.jobs.contains(".t"));
+        assert!(!project.jobs.contains("x"));
+    }
 
     #[test]
     fn include_forms() {

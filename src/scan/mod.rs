@@ -133,6 +133,16 @@ pub struct Scratch {
     prefilter: prefilter::Scratch,
 }
 
+/// One file to scan: its shown path, its class, its text, and the CI configuration it is part
+/// of (for CI files that a project's `.gitlab-ci.yml` is or includes).
+#[derive(Clone, Copy)]
+pub struct FileInput<'a> {
+    pub path: &'a str,
+    pub class: classify::Class,
+    pub text: &'a str,
+    pub ci_project: Option<&'a crate::syntax::ci_jobs::Jobs>,
+}
+
 /// A scanner built once from a catalog and options, then run over any number of files.
 pub struct Scanner {
     entries: Vec<Entry>,
@@ -219,19 +229,21 @@ impl Scanner {
     /// Scan one file's text as a file of the given class.
     pub fn scan_class(&self, path: &str, class: classify::Class, text: &str) -> FileResult {
         let mut result = FileResult::default();
-        self.scan_into(&mut Scratch::default(), path, class, text, &mut result);
+        let file = FileInput {
+            path,
+            class,
+            text,
+            ci_project: None,
+        };
+        self.scan_into(&mut Scratch::default(), &file, &mut result);
         result
     }
 
     /// Scan one file's text into `result`, with a worker's scratch space.
-    pub fn scan_into(
-        &self,
-        scratch: &mut Scratch,
-        path: &str,
-        class: classify::Class,
-        text: &str,
-        result: &mut FileResult,
-    ) {
+    pub fn scan_into(&self, scratch: &mut Scratch, file: &FileInput, result: &mut FileResult) {
+        let FileInput {
+            path, class, text, ..
+        } = *file;
         let marker = self
             .prefilter
             .candidates(text.as_bytes(), &mut scratch.prefilter);
@@ -240,7 +252,7 @@ impl Scanner {
             return;
         }
         let src = Source::new(path, text, class);
-        let ctx = FileCtx::new(&src);
+        let ctx = FileCtx::new(&src).with_ci_project(file.ci_project);
         let mut sink = Sink::new(self);
         for &t in candidates {
             let target = &self.targets[t];

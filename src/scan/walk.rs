@@ -2,14 +2,16 @@
 //! hidden files (`.gitlab-ci.yml`) but never `.git/`, reads each file once, skips binary files,
 //! and lists every file it could not read.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use ignore::{ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 
 use super::finding::FileError;
-use super::{FileResult, Report, Scanner, Scratch};
+use super::includes::{CiProject, ci_project};
+use super::{FileInput, FileResult, Report, Scanner, Scratch};
+use crate::syntax::FileKind;
 
 /// How many bytes at the start of a file are checked for a NUL (binary files are skipped).
 const BINARY_PROBE: usize = 8 * 1024;
@@ -72,8 +74,46 @@ pub fn display_path(path: &Path, root: &Path) -> String {
 struct Workers<'s> {
     scanner: &'s Scanner,
     root: &'s Path,
-    ci_files: &'s BTreeSet<PathBuf>,
+    ci: &'s CiProjects,
     acc: &'s Mutex<Report>,
+}
+
+/// The CI configurations of the scanned directories: which files they are (an included file is
+/// CI configuration whatever its name) and their jobs, by canonical path.
+#[derive(Default)]
+struct CiProjects {
+    projects: Vec<CiProject>,
+    /// Canonical path of each file of a project → the project's index, and whether the file is
+    /// included (rather than the project's own `.gitlab-ci.yml`).
+    files: BTreeMap<PathBuf, (usize, bool)>,
+}
+
+impl CiProjects {
+    fn read(dirs: impl Iterator<Item = PathBuf>) -> CiProjects {
+        let mut all = CiProjects::default();
+        for dir in dirs {
+            let project = ci_project(&dir);
+            let root_file = dir.join(".gitlab-ci.yml");
+            let index = all.projects.len();
+            let included = project.files.iter().map(|f| (f, true));
+            for (f, is_included) in included.chain(std::iter::once((&root_file, false))) {
+                if let Ok(c) = f.canonicalize() {
+                    all.files.entry(c).or_insert((index, is_included));
+                }
+            }
+            all.projects.push(project);
+        }
+        all
+    }
+
+    /// The project a file belongs to, and whether it is included (not the root file).
+    fn of(&self, path: &Path) -> Option<(&CiProject, bool)> {
+        if self.files.is_empty() {
+            return None;
+        }
+        let (index, included) = *self.files.get(&path.canonicalize().ok()?)?;
+        Some((&self.projects[index], included))
+    }
 }
 
 /// One walking thread: its scratch space and its partial report, merged into the whole when
@@ -136,13 +176,15 @@ impl Drop for Worker<'_> {
 pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
     let acc = Mutex::new(Report::default());
     // Files a CI configuration includes are CI configuration, whatever their name.
-    let ci_files: BTreeSet<PathBuf> = paths
+    let mut dirs: Vec<PathBuf> = paths
         .iter()
         .chain(std::iter::once(&root.to_path_buf()))
         .filter(|p| p.is_dir())
-        .flat_map(|p| super::includes::ci_includes(p))
-        .map(|p| p.canonicalize().unwrap_or(p))
+        .filter_map(|p| p.canonicalize().ok())
         .collect();
+    dirs.sort();
+    dirs.dedup();
+    let ci = CiProjects::read(dirs.into_iter());
     let opts = scanner.options();
     let mut builder = WalkBuilder::new(&paths[0]);
     for p in &paths[1..] {
@@ -169,7 +211,7 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
     let mut workers = Workers {
         scanner,
         root,
-        ci_files: &ci_files,
+        ci: &ci,
         acc: &acc,
     };
     builder.build_parallel().visit(&mut workers);
@@ -248,13 +290,15 @@ fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
 
 impl Worker<'_> {
     fn scan_file(&mut self, path: &Path) {
-        let (scanner, ci_files) = (self.shared.scanner, self.shared.ci_files);
+        let scanner = self.shared.scanner;
         let shown = &display_path(path, self.shared.root);
         let out = &mut self.report;
         // Only files uplint knows how to read; an included CI file is read as CI configuration.
         let class_path = path.to_string_lossy().replace('\\', "/");
-        let included =
-            !ci_files.is_empty() && ci_files.contains(&path.canonicalize().unwrap_or_default());
+        let (project, included) = match self.shared.ci.of(path) {
+            Some((p, included)) => (Some(p), included),
+            None => (None, false),
+        };
         let class = if included {
             super::classify::ci()
         } else {
@@ -308,7 +352,15 @@ impl Worker<'_> {
             });
         }
         out.summary.files_scanned += 1;
-        scanner.scan_into(&mut self.scratch, shown, class, &text, &mut self.files);
+        let file = FileInput {
+            path: shown,
+            class,
+            text: &text,
+            ci_project: project
+                .filter(|_| class.kind == FileKind::Ci)
+                .map(|p| &p.jobs),
+        };
+        scanner.scan_into(&mut self.scratch, &file, &mut self.files);
     }
 }
 

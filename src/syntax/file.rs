@@ -3,6 +3,7 @@
 
 use std::cell::OnceCell;
 
+use super::ci_jobs::Jobs;
 use super::classify::FileKind;
 use super::cmdline;
 use super::graphql_docs;
@@ -16,6 +17,11 @@ pub struct FileCtx<'s, 'a> {
     graphql: OnceCell<Vec<graphql_docs::Doc>>,
     /// Parsed command lines, by (program, subcommand).
     commands: CommandCache,
+    /// The jobs of the CI configuration the file belongs to (the project's `.gitlab-ci.yml`
+    /// with its local includes), when it is part of one.
+    ci_project: Option<&'s Jobs>,
+    /// The file's own jobs, when it is part of no project's CI configuration.
+    ci_jobs: OnceCell<Jobs>,
 }
 
 /// Command lines parsed per (program, subcommand), shared by the detectors of a file.
@@ -28,6 +34,23 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             yaml: OnceCell::new(),
             graphql: OnceCell::new(),
             commands: std::cell::RefCell::new(Vec::new()),
+            ci_project: None,
+            ci_jobs: OnceCell::new(),
+        }
+    }
+
+    /// The file is part of a project's CI configuration with these jobs.
+    pub fn with_ci_project(mut self, jobs: Option<&'s Jobs>) -> Self {
+        self.ci_project = jobs;
+        self
+    }
+
+    /// The CI jobs that judge this file's jobs: its project's (with `extends`, `default:` and
+    /// local includes), else its own.
+    pub fn ci_jobs(&self) -> &Jobs {
+        match self.ci_project {
+            Some(jobs) => jobs,
+            None => self.ci_jobs.get_or_init(|| Jobs::from_doc(self.yaml())),
         }
     }
 

@@ -3,6 +3,7 @@
 //! It knows no catalog entry and no finding: the pattern kinds ([`crate::patterns`]) match on
 //! what it gives, and the scan engine drives it.
 
+pub mod ci_jobs;
 pub mod classify;
 pub mod cmdline;
 mod file;
