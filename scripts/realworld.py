@@ -162,6 +162,8 @@ def main() -> int:
     cache = args.cache or default_cache()
     if not Path(args.uplint).exists():
         sys.exit(f"no uplint binary at {args.uplint} (build it or pass --uplint)")
+    # uplint runs from each repository's folder in the cache.
+    args.uplint = str(Path(args.uplint).resolve())
 
     files = load_manifest(args.manifest)
     if args.fill_from:
