@@ -265,3 +265,49 @@ fn help_is_complete_with_examples() {
         assert!(out.contains("Example"), "{cmd:?} has no examples:\n{out}");
     }
 }
+
+/// The ids `query --search` returns for a written form.
+fn search_ids(text: &str) -> Vec<String> {
+    json(&["query", "--format", "json", &format!("--search={text}")])
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn search_and_explain_by_the_way_an_item_is_written() {
+    // Punctuation and case do not matter: the key with its value, a flag, a variable reference.
+    for form in [
+        "strategy: depend",
+        "STRATEGY:depend",
+        "trigger.strategy: depend",
+    ] {
+        assert_eq!(search_ids(form), ["ci-trigger-strategy-depend"], "{form}");
+    }
+    let ids = search_ids("--registration-token");
+    assert!(
+        ids.contains(&"runner-registration-token".to_string()),
+        "{ids:?}"
+    );
+    assert_eq!(search_ids("$CI_JOB_JWT_V2"), ["ci-job-jwt"]);
+    assert_eq!(
+        search_ids("[runners.kubernetes] terminationGracePeriodSeconds"),
+        ["runner-termination-grace-period-seconds"]
+    );
+    // Too little to go on is no match, not every entry.
+    assert!(search_ids("--").is_empty());
+    // explain takes the same written forms.
+    let o = uplint(&["explain", "strategy: depend"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with("ci-trigger-strategy-depend:"),
+        "{}",
+        stdout(&o)
+    );
+    let o = uplint(&["explain", "postgres_exporter[per_table_stats]"]);
+    assert!(
+        stdout(&o).starts_with("postgres-exporter-per-table-stats:"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -129,6 +129,20 @@ impl Catalog {
             .collect()
     }
 
+    /// Entries whose items are written like `text` in files, punctuation and case aside
+    /// (`strategy: depend`, `--registration-token`, `$CI_JOB_JWT_V2`): the literal matches
+    /// first ([`Catalog::find_by_literal`]), else every entry of which it is a written form.
+    pub fn find_by_written_form(&self, text: &str) -> Vec<&Entry> {
+        let by_literal = self.find_by_literal(text);
+        if !by_literal.is_empty() {
+            return by_literal;
+        }
+        self.entries
+            .iter()
+            .filter(|e| query::written_form_matches(e, text))
+            .collect()
+    }
+
     /// Every service version the data names (removals, deprecations, introductions), ascending.
     pub fn service_versions(&self) -> Vec<ServiceVersion> {
         let mut set = BTreeSet::new();

@@ -66,7 +66,8 @@ impl Filter {
     }
 }
 
-/// Case-insensitive substring search over id, title, patterns, replacement and notes.
+/// Case-insensitive substring search over id, title, patterns, replacement and notes, and over
+/// the ways the entry's items are written in files (see [`written_form_matches`]).
 fn search_matches(e: &Entry, text: &str) -> bool {
     let needle = text.to_lowercase();
     let hit = |s: &str| s.to_lowercase().contains(&needle);
@@ -74,6 +75,28 @@ fn search_matches(e: &Entry, text: &str) -> bool {
         || hit(&e.title)
         || e.replacement.as_deref().is_some_and(hit)
         || e.notes.as_deref().is_some_and(hit)
-        || e.literals().iter().any(|l| hit(l))
-        || e.patterns.iter().any(|p| hit(&p.describe()))
+        || written_form_matches(e, text)
+}
+
+/// Letters and digits only, lower case: `$CI_JOB_JWT_V2`, `strategy: depend`,
+/// `--registration-token` and `gl.geonodes` compare by what is written, not by punctuation.
+pub fn written_form(s: &str) -> String {
+    s.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// Is `text` (punctuation and case aside) part of a way the entry's items are written: a
+/// literal its patterns detect, or a pattern's description (`*.trigger.strategy: depend`,
+/// `gitlab-runner register --registration-token`)? At least three letters or digits.
+pub fn written_form_matches(e: &Entry, text: &str) -> bool {
+    let needle = written_form(text);
+    if needle.len() < 3 {
+        return false;
+    }
+    e.patterns
+        .iter()
+        .flat_map(|p| p.written_forms())
+        .any(|form| written_form(&form).contains(&needle))
 }

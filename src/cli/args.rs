@@ -44,7 +44,7 @@ pub enum Command {
         after_help = "Version filters select removals; --surface, --breaking and --search narrow them.\n\n\
 Examples:\n  uplint query --from 16.5 --to 17.0          what an upgrade from 16.5 to 17.0 changes\n  \
 uplint query --removed-in 18.0 --format json\n  uplint query --api v5                       what REST API v5 removes\n  \
-uplint query --surface graphql --search runner\n  uplint query --breaking --format markdown"
+uplint query --surface graphql --search runner\n  uplint query --search='strategy: depend'     the entry of a line you found in a file\n  uplint query --breaking --format markdown"
     )]
     Query(QueryArgs),
 
@@ -226,7 +226,9 @@ pub struct QueryArgs {
     #[arg(long)]
     pub breaking: bool,
 
-    /// Case-insensitive text over id, title, patterns, replacement and notes.
+    /// Case-insensitive text over id, title, replacement and notes, or the way an item is written
+    /// in files, punctuation and case aside (`strategy: depend`, `$CI_JOB_JWT_V2`); a form that
+    /// starts with `-` goes after `=`: `--search=--registration-token`.
     #[arg(long, value_name = "TEXT")]
     pub search: Option<String>,
 
@@ -251,7 +253,8 @@ pub enum QueryFormat {
 
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
-    /// An entry id (`ci-job-jwt`) or a literal it detects (`CI_JOB_JWT_V2`, `totalWeight`).
+    /// An entry id (`ci-job-jwt`), a literal it detects (`CI_JOB_JWT_V2`, `totalWeight`), or the
+    /// way the item is written in a file, punctuation and case aside (`strategy: depend`).
     #[arg(value_name = "ID|TOKEN")]
     pub target: String,
 

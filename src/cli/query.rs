@@ -79,7 +79,7 @@ pub fn query(cat: &Catalog, a: &QueryArgs) -> Outcome {
 pub fn explain(cat: &Catalog, a: &ExplainArgs) -> Outcome {
     let found: Vec<_> = match cat.get(&a.target) {
         Some(e) => vec![e],
-        None => cat.find_by_literal(&a.target),
+        None => cat.find_by_written_form(&a.target),
     };
     if found.is_empty() {
         return Err(Usage::NoEntry(a.target.clone()).into());

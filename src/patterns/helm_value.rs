@@ -49,6 +49,10 @@ impl PatternKind for HelmValue {
         self.replace_with.as_deref()
     }
 
+    fn written_forms(&self) -> Vec<String> {
+        super::key_path_written_forms(&self.path, &self.values, self.describe())
+    }
+
     fn describe(&self) -> String {
         with_values(format!("Helm value {}", self.path.join(".")), &self.values)
     }

@@ -102,6 +102,14 @@ pub trait PatternKind: Sized {
         vec![self.anchor()]
     }
 
+    /// The ways a user's file writes the item, for search by written form: the literals and
+    /// the description by default; a key with values adds `key: value`.
+    fn written_forms(&self) -> Vec<String> {
+        let mut forms = self.literals();
+        forms.push(self.describe());
+        forms
+    }
+
     /// What the pattern's `replace_with` replaces: by default its anchor.
     fn renamed(&self) -> String {
         self.anchor()
@@ -283,6 +291,10 @@ impl Pattern {
         each_kind!(self, p => p.literals())
     }
 
+    pub fn written_forms(&self) -> Vec<String> {
+        each_kind!(self, p => p.written_forms())
+    }
+
     pub fn rename(&self) -> Option<(String, &str)> {
         each_kind!(self, p => p.rename())
     }
@@ -316,6 +328,27 @@ pub fn key_path_anchor(path: &[String]) -> String {
         .find(|s| !s.starts_with('*'))
         .cloned()
         .unwrap_or_default()
+}
+
+/// A key path as a finding shows it: its fixed keys, dotted (`*.trigger.strategy` →
+/// `trigger.strategy`).
+pub fn shown_path(path: &[String]) -> String {
+    let fixed: Vec<&str> = path
+        .iter()
+        .map(String::as_str)
+        .filter(|s| !s.starts_with('*'))
+        .collect();
+    fixed.join(".")
+}
+
+/// The written forms of a key path with values: its literals and description, and `key: value`
+/// for each value (`trigger.strategy: depend`).
+pub fn key_path_written_forms(path: &[String], values: &[String], describe: String) -> Vec<String> {
+    let shown = shown_path(path);
+    let mut forms = key_path_literals(path, values);
+    forms.extend(values.iter().map(|v| format!("{shown}: {v}")));
+    forms.push(describe);
+    forms
 }
 
 /// The literals of a key path with values: the dotted path, its last fixed key, the values.

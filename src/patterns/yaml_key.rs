@@ -57,6 +57,10 @@ impl PatternKind for YamlKey {
         self.replace_with.as_deref()
     }
 
+    fn written_forms(&self) -> Vec<String> {
+        super::key_path_written_forms(&self.path, &self.values, self.describe())
+    }
+
     fn describe(&self) -> String {
         let kinds: Vec<&str> = self.files.iter().map(|f| f.as_str()).collect();
         let mut s = with_values(
@@ -126,12 +130,7 @@ pub fn key_hits(
     unless_sibling: Option<&str>,
 ) -> Vec<Hit> {
     let last = path.last().map(String::as_str).unwrap_or("*");
-    let shown: Vec<&str> = path
-        .iter()
-        .map(String::as_str)
-        .filter(|s| !s.starts_with('*'))
-        .collect();
-    let shown = shown.join(".");
+    let shown = super::shown_path(path);
     let mut out = Vec::new();
     for key in &doc.keys {
         if last != "*" && last != "**" && key.name != last {
