@@ -205,7 +205,29 @@ fn detect(
             }
         }
     }
+    // Fields of output types, and of input types (an argument's input object).
+    if matches!(element, GraphqlElement::Field | GraphqlElement::Argument) {
+        out.extend(type_definition_hits(name, parents, ctx));
+    }
     out
+}
+
+/// The field declared by the type definitions of a generated GraphQL client, in a type that is
+/// one of the parents (a type name), or in any type when the pattern names no parent at all.
+fn type_definition_hits(name: &str, parents: &[String], ctx: &FileCtx) -> Vec<Hit> {
+    let types: Vec<&str> = parents
+        .iter()
+        .map(String::as_str)
+        .filter(|p| p.starts_with(|c: char| c.is_ascii_uppercase()))
+        .collect();
+    if !parents.is_empty() && types.is_empty() {
+        return Vec::new();
+    }
+    ctx.graphql_types()
+        .iter()
+        .filter(|f| f.name == name && (types.is_empty() || types.contains(&f.type_name.as_str())))
+        .map(|f| Hit::new(f.start, f.start + name.len(), format!("{}.{name}", f.type_name)))
+        .collect()
 }
 
 #[cfg(test)]

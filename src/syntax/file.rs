@@ -15,6 +15,7 @@ pub struct FileCtx<'s, 'a> {
     pub src: &'s Source<'a>,
     yaml: OnceCell<Doc>,
     graphql: OnceCell<Vec<graphql_docs::Doc>>,
+    graphql_types: OnceCell<Vec<super::graphql_types::TypeField>>,
     /// Parsed command lines, by (program, subcommand).
     commands: CommandCache,
     /// The jobs of the CI configuration the file belongs to (the project's `.gitlab-ci.yml`
@@ -33,6 +34,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             src,
             yaml: OnceCell::new(),
             graphql: OnceCell::new(),
+            graphql_types: OnceCell::new(),
             commands: std::cell::RefCell::new(Vec::new()),
             ci_project: None,
             ci_jobs: OnceCell::new(),
@@ -81,6 +83,17 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     /// The GraphQL documents of the file (the file itself, or documents embedded in code).
     pub fn graphql(&self) -> &[graphql_docs::Doc] {
         self.graphql.get_or_init(|| graphql_docs::documents(self))
+    }
+
+    /// The fields of the type definitions of a generated GraphQL client in the file (code only).
+    pub fn graphql_types(&self) -> &[super::graphql_types::TypeField] {
+        self.graphql_types.get_or_init(|| {
+            if self.src.class.kind == FileKind::Code {
+                super::graphql_types::type_fields(self.src.text)
+            } else {
+                Vec::new()
+            }
+        })
     }
 
     /// Parse errors of the GraphQL documents that were looked at.

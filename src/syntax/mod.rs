@@ -9,6 +9,7 @@ pub mod cmdline;
 mod file;
 pub mod graphql;
 pub mod graphql_docs;
+pub mod graphql_types;
 pub mod rest;
 pub mod source;
 pub mod yaml;
