@@ -145,6 +145,11 @@ pub struct ScanArgs {
     /// Worker threads [default: one per core].
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
+
+    /// Scan only shard I of N of the files (a stable hash of each path relative to the root), or
+    /// `auto`: GitLab's CI_NODE_INDEX/CI_NODE_TOTAL of a `parallel:` job.
+    #[arg(long, value_name = "I/N|auto")]
+    pub shard: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

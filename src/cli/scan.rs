@@ -11,6 +11,7 @@ use super::{Failure, Outcome, print, use_color_stdout};
 use uplint::catalog::{Catalog, DataErrors};
 use uplint::config::{self, Config, FailOn};
 use uplint::render::scan as render;
+use uplint::scan::shard::Shard;
 use uplint::scan::{Options, Scanner, Severity};
 use uplint::version::ServiceVersion;
 
@@ -109,6 +110,12 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     options.select = a.select.clone();
     options.ignore = a.ignore.clone();
     options.exclude = a.exclude.clone();
+    options.shard = a
+        .shard
+        .as_deref()
+        .map(|s| Shard::resolve(s, |k| std::env::var(k).ok()))
+        .transpose()
+        .map_err(Failure::Usage)?;
     if let Some(c) = &config {
         if options.select.is_empty() {
             options.select = c.select.clone();

@@ -9,6 +9,7 @@ pub mod finding;
 pub mod graphql;
 mod includes;
 mod prefilter;
+pub mod shard;
 pub mod source;
 mod suppress;
 mod walk;
@@ -50,6 +51,8 @@ pub struct Options {
     pub follow_links: bool,
     /// Files larger than this are listed as errors and not read.
     pub max_file_size: u64,
+    /// Only the files of this shard (`--shard I/N`).
+    pub shard: Option<shard::Shard>,
 }
 
 impl Options {
@@ -66,6 +69,7 @@ impl Options {
             threads: 0,
             follow_links: false,
             max_file_size: 256 * 1024 * 1024,
+            shard: None,
         }
     }
 }

@@ -109,6 +109,9 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
                 Ok(entry) => {
                     let path = entry.path();
                     let shown = display_path(path, root);
+                    if !super::shard::keeps(opts.shard.as_ref(), &shown) {
+                        return WalkState::Continue;
+                    }
                     match entry.file_type() {
                         Some(t) if t.is_dir() => return WalkState::Continue,
                         Some(t) if t.is_file() => {
