@@ -6,6 +6,7 @@
 
 pub mod catalog;
 pub mod config;
+pub mod fleet;
 pub mod render;
 pub mod scan;
 pub mod version;

@@ -146,3 +146,222 @@ fn shard_auto_reads_the_ci_node_variables() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("expected I/N"), "{}", stderr(&o));
 }
+
+fn ok(o: Output) -> Vec<u8> {
+    assert!(
+        matches!(o.status.code(), Some(0 | 1)),
+        "exit {:?}: {}",
+        o.status.code(),
+        stderr(&o)
+    );
+    o.stdout
+}
+
+/// Scan `tree` (below the repository root) from 16.0 to 18.0 in `format`, with more arguments.
+fn scan_to(tree: &str, format: &str, more: &[&str]) -> Vec<u8> {
+    scan_for("18.0", tree, format, more)
+}
+
+fn scan_for(target: &str, tree: &str, format: &str, more: &[&str]) -> Vec<u8> {
+    let mut args = vec![
+        "scan",
+        "--no-config",
+        "--current",
+        "16.0",
+        "--target",
+        target,
+    ];
+    args.extend(["--format", format, tree]);
+    args.extend_from_slice(more);
+    ok(uplint(&repo_root(), &args, &[]))
+}
+
+fn merge(reports: &[PathBuf], more: &[&str]) -> Output {
+    let mut args: Vec<&str> = vec!["merge"];
+    args.extend(reports.iter().map(|p| p.to_str().unwrap()));
+    args.extend_from_slice(more);
+    uplint(&repo_root(), &args, &[])
+}
+
+#[test]
+fn merging_the_shards_reproduces_the_whole_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    for tree in ["examples/upgrade-audit", "tests/fixtures"] {
+        let whole = scan_to(tree, "json", &[]);
+        let whole_cq = scan_to(tree, "codequality", &[]);
+        for total in 1..=5 {
+            let shards: Vec<PathBuf> = (1..=total)
+                .map(|i| {
+                    let shard = format!("{i}/{total}");
+                    let p = dir.path().join(format!("shard-{i}-{total}.json"));
+                    std::fs::write(&p, scan_to(tree, "json", &["--shard", &shard])).unwrap();
+                    p
+                })
+                .collect();
+            let merged = ok(merge(&shards, &["--format", "json"]));
+            assert_eq!(
+                String::from_utf8(merged).unwrap(),
+                String::from_utf8(whole.clone()).unwrap(),
+                "{tree}: merge of {total} shards"
+            );
+            // The line-independent fingerprints too, though JSON reports do not carry them.
+            let cq = ok(merge(&shards, &["--format", "codequality"]));
+            assert_eq!(cq, whole_cq, "{tree}: Code Quality of {total} shards");
+        }
+    }
+}
+
+#[test]
+fn merging_several_projects_lists_each_with_its_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut reports = Vec::new();
+    for (name, tree) in [
+        ("group/ci", "tests/fixtures/scan/ci"),
+        ("group/helm", "tests/fixtures/scan/helm"),
+        ("other/runner", "tests/fixtures/scan/runner"),
+    ] {
+        let p = dir.path().join(format!("{}.json", name.replace('/', "-")));
+        std::fs::write(&p, scan_to(tree, "json", &["--project", name])).unwrap();
+        reports.push(p);
+    }
+    let o = merge(&reports, &["--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&ok(o)).unwrap();
+    assert_eq!(v["project"], serde_json::Value::Null);
+    let names: Vec<&str> = v["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["group/ci", "group/helm", "other/runner"]);
+    let total: u64 = v["projects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["findings"].as_u64().unwrap())
+        .sum();
+    assert_eq!(v["summary"]["findings"].as_u64(), Some(total));
+    for f in v["findings"].as_array().unwrap() {
+        let path = f["path"].as_str().unwrap();
+        assert!(
+            names.iter().any(|n| path.starts_with(&format!("{n}/"))),
+            "{path}"
+        );
+    }
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["path"] == "group/ci/.gitlab-ci.yml" && f["id"] == "ci-job-jwt")
+    );
+
+    let html = String::from_utf8(ok(merge(&reports, &["--format", "html"]))).unwrap();
+    // The table links every project to its findings, most removed first.
+    let mut removed = Vec::new();
+    for name in ["group/ci", "group/helm", "other/runner"] {
+        let link = html
+            .find(&format!("\">{name}</a>"))
+            .unwrap_or_else(|| panic!("{name} in the table"));
+        let anchor = &html[html[..link].rfind('#').unwrap() + 1..link];
+        let section = format!("<section class=\"project\" id=\"{anchor}\"><h2>Project {name} ");
+        assert!(html.contains(&section), "{section}");
+        removed.push((
+            link,
+            v["projects"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["name"] == name)
+                .unwrap()["removed"]
+                .as_u64()
+                .unwrap(),
+        ));
+    }
+    removed.sort();
+    assert!(removed.windows(2).all(|w| w[0].1 >= w[1].1), "{removed:?}");
+    assert!(
+        html.contains("<code>other/runner/"),
+        "runner findings listed"
+    );
+    let md = String::from_utf8(ok(merge(&reports, &["--format", "markdown"]))).unwrap();
+    assert!(md.contains("| [group/ci](#project-groupci) | "), "{md}");
+    assert!(md.contains("\n#### project other/runner\n"), "{md}");
+    // One project alone has no per-project view.
+    let one = String::from_utf8(ok(merge(&reports[..1], &["--format", "markdown"]))).unwrap();
+    assert!(!one.contains("#### Projects"));
+}
+
+#[test]
+fn merging_reports_of_different_upgrades_or_data_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, bytes: Vec<u8>| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p
+    };
+    let tree = "tests/fixtures/scan/ci";
+    let a = write("a.json", scan_to(tree, "json", &["--project", "a"]));
+    let b = write(
+        "b.json",
+        scan_for("17.0", tree, "json", &["--project", "b"]),
+    );
+    // In-house data: a scan with it judges against other entries.
+    let data = write(
+        "acme.yml",
+        b"schema_version: 1\nentries:\n  - id: acme-old-deploy-var\n    title: ACME_DEPLOY_TOKEN is replaced by ACME_OIDC\n    surface: ci\n    change: removed\n    removed_in: \"17.0\"\n    replacement: ACME_OIDC\n    spec: [\"in-house: deploy tokens\"]\n    patterns:\n      - kind: variable\n        name: ACME_DEPLOY_TOKEN\n".to_vec(),
+    );
+    let data = data.to_str().unwrap();
+    let c = write(
+        "c.json",
+        scan_to(tree, "json", &["--project", "c", "--data", data]),
+    );
+    let fail = |o: Output, says: &str| {
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(o.stdout.is_empty());
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+    };
+    fail(
+        merge(&[a.clone(), b.clone()], &[]),
+        "b.json with --target 17.0; scan every project with the same --target",
+    );
+    let s1 = write("s1.json", scan_to(tree, "json", &["--shard", "1/3"]));
+    let s3 = write("s3.json", scan_to(tree, "json", &["--shard", "3/3"]));
+    fail(
+        merge(&[s1.clone(), s3.clone()], &[]),
+        "shard 2/3 is missing",
+    );
+    fail(
+        merge(&[s1.clone(), s1.clone()], &[]),
+        "shard 1/3 is in both",
+    );
+    fail(
+        merge(&[a.clone(), a.clone()], &[]),
+        "project a is in several reports",
+    );
+    let junk = write("junk.json", b"{\"target\": \"17.0\"}".to_vec());
+    fail(merge(&[junk], &[]), "junk.json:1:");
+    fail(
+        merge(&[a.clone(), c.clone()], &[]),
+        "c.json with data fnv1a64:",
+    );
+    // The merge itself must load the data the scans used.
+    fail(
+        merge(std::slice::from_ref(&c), &[]),
+        "give uplint merge the same --data files",
+    );
+    let mut with_data = vec![
+        "--data",
+        data,
+        "merge",
+        c.to_str().unwrap(),
+        "--format",
+        "json",
+    ];
+    assert_eq!(ok(uplint(&repo_root(), &with_data, &[]))[..1], *b"{");
+    with_data.truncate(4);
+    assert!(matches!(
+        uplint(&repo_root(), &with_data, &[]).status.code(),
+        Some(0)
+    ));
+}

@@ -69,6 +69,16 @@ uplint scan --format concise .gitlab-ci.yml  one line per finding\n  uplint scan
     )]
     Scan(ScanArgs),
 
+    /// Merge JSON reports (the shards of one repository, or many repositories) into any format.
+    #[command(
+        after_help = "The reports must come from scans of one upgrade (same --target, --current, --min-version,\n\
+--api and data); a project's shards must all be there. Reports of several projects give paths\n\
+prefixed with the project, and the HTML and Markdown audits a per-project view.\n\n\
+Examples:\n  uplint merge shard-*.json --format json --output uplint.json\n  \
+uplint merge reports/*.json --format html --output fleet-audit.html --report markdown=fleet.md"
+    )]
+    Merge(MergeArgs),
+
     /// Work with data files.
     #[command(subcommand)]
     Data(DataCommand),
@@ -150,6 +160,30 @@ pub struct ScanArgs {
     /// `auto`: GitLab's CI_NODE_INDEX/CI_NODE_TOTAL of a `parallel:` job.
     #[arg(long, value_name = "I/N|auto")]
     pub shard: Option<String>,
+
+    /// The project name the JSON report records [default: CI_PROJECT_PATH, else the scanned
+    /// directory's name].
+    #[arg(long, value_name = "NAME")]
+    pub project: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// JSON reports of `uplint scan --format json`.
+    #[arg(value_name = "REPORT", required = true)]
+    pub reports: Vec<PathBuf>,
+
+    /// Output format (not rdjsonl: JSON reports do not carry byte columns).
+    #[arg(long, value_enum, default_value_t = ScanFormat::Human)]
+    pub format: ScanFormat,
+
+    /// Write the result to FILE instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Also write the result in FORMAT to FILE (repeatable).
+    #[arg(long, value_name = "FORMAT=FILE", value_parser = parse_report)]
+    pub report: Vec<(ScanFormat, PathBuf)>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

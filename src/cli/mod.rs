@@ -1,6 +1,7 @@
 //! Wiring: parse the command line, load the catalog, run a command, print, choose the exit status.
 
 pub mod args;
+mod merge;
 mod query;
 mod scan;
 
@@ -47,6 +48,7 @@ fn run(cli: Cli) -> Outcome {
         Command::Explain(a) => query::explain(&load(&cli)?, a),
         Command::Versions(a) => query::versions(&load(&cli)?, a),
         Command::Scan(a) => scan::scan(&cli, a),
+        Command::Merge(a) => merge::merge(&cli, a),
     }
 }
 

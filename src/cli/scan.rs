@@ -10,6 +10,7 @@ use super::args::{Cli, FailOnArg, ScanArgs, ScanFormat};
 use super::{Failure, Outcome, print, use_color_stdout};
 use uplint::catalog::{Catalog, DataErrors};
 use uplint::config::{self, Config, FailOn};
+use uplint::fleet;
 use uplint::render::scan as render;
 use uplint::scan::shard::Shard;
 use uplint::scan::{Options, Scanner, Severity};
@@ -145,6 +146,21 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
         color: false,
         rules: render::rules_for(&report, &cat),
         versions: timeline(&cat, current),
+        origin: fleet::Origin {
+            project: Some(fleet::project_name(
+                a.project.as_deref(),
+                std::env::var("CI_PROJECT_PATH").ok(),
+                &root,
+            )),
+            data: fleet::data_digest(&cat),
+            options: fleet::RecordedOptions {
+                shard: scanner.options().shard.map(|s| s.to_string()),
+                select: scanner.options().select.clone(),
+                ignore: scanner.options().ignore.clone(),
+                exclude: scanner.options().exclude.clone(),
+            },
+        },
+        projects: Vec::new(),
     };
     // Every extra report first, so a failure to write one is known before the main output.
     for (format, path) in &a.report {
@@ -178,7 +194,11 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     })
 }
 
-fn render_as(format: ScanFormat, report: &uplint::scan::Report, ctx: &render::Context) -> String {
+pub(super) fn render_as(
+    format: ScanFormat,
+    report: &uplint::scan::Report,
+    ctx: &render::Context,
+) -> String {
     match format {
         ScanFormat::Human => render::human(report, ctx),
         ScanFormat::Concise => render::concise(report),
@@ -195,7 +215,7 @@ fn render_as(format: ScanFormat, report: &uplint::scan::Report, ctx: &render::Co
 
 /// The versions of the timeline: every removal milestone of the data, and the version running
 /// now.
-fn timeline(cat: &Catalog, current: Option<ServiceVersion>) -> Vec<String> {
+pub(super) fn timeline(cat: &Catalog, current: Option<ServiceVersion>) -> Vec<String> {
     let mut milestones = cat.removal_milestones();
     if let Some(c) = current.map(uplint::version::Milestone::Service)
         && !milestones.contains(&c)

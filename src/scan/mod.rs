@@ -82,6 +82,30 @@ pub struct Report {
     pub summary: Summary,
 }
 
+impl Report {
+    /// Add the findings, problems and file counts of `from` (finding counts are made by
+    /// [`Summary::count`] once everything is in).
+    pub fn absorb(&mut self, from: Report) {
+        self.findings.extend(from.findings);
+        self.errors.extend(from.errors);
+        let (a, b) = (&mut self.summary, from.summary);
+        a.files_scanned += b.files_scanned;
+        a.files_skipped_binary += b.files_skipped_binary;
+        a.suppressed += b.suppressed;
+        a.before_current += b.before_current;
+    }
+
+    /// In report order (total, deterministic), each problem once (a directory every shard
+    /// could not read), counted.
+    pub fn finish(&mut self) {
+        self.findings
+            .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        self.errors.sort();
+        self.errors.dedup();
+        self.summary.count(&self.findings, self.errors.len());
+    }
+}
+
 /// One (entry, pattern) the scanner looks for.
 struct Target {
     entry: usize,

@@ -127,40 +127,13 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
                 }
             }
             let mut a = acc.lock().unwrap_or_else(|p| p.into_inner());
-            merge(&mut a, local);
+            a.absorb(local);
             WalkState::Continue
         })
     });
     let mut report = acc.into_inner().unwrap_or_else(|p| p.into_inner());
+    report.finish();
     report
-        .findings
-        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    report.errors.sort();
-    report.errors.dedup();
-    let s = &mut report.summary;
-    s.findings = report.findings.len();
-    s.errors = report.errors.len();
-    for f in &report.findings {
-        match f.status {
-            super::Status::Removed => s.removed += 1,
-            super::Status::Deprecated => s.deprecated += 1,
-            super::Status::BehaviourChange => s.behaviour_change += 1,
-            super::Status::UnusedSuppression => s.unused_suppression += 1,
-            super::Status::Unavailable => s.unavailable += 1,
-            super::Status::InvalidCall => s.invalid_call += 1,
-        }
-    }
-    report
-}
-
-fn merge(into: &mut Report, from: Report) {
-    into.findings.extend(from.findings);
-    into.errors.extend(from.errors);
-    let (a, b) = (&mut into.summary, from.summary);
-    a.files_scanned += b.files_scanned;
-    a.files_skipped_binary += b.files_skipped_binary;
-    a.suppressed += b.suppressed;
-    a.before_current += b.before_current;
 }
 
 fn walk_error(err: &ignore::Error, root: &Path) -> FileError {

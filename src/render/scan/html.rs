@@ -156,6 +156,7 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         ));
     }
     h.push_str("</div>\n</header>\n<main>\n");
+    h.push_str(&super::projects::html_table(ctx));
 
     // Timeline: every version of the data, the window highlighted, counts of findings.
     let mut per_version: BTreeMap<String, usize> = BTreeMap::new();
@@ -298,6 +299,7 @@ pub fn render(report: &Report, ctx: &Context) -> String {
         }
         h.push_str("</section>\n");
     }
+    h.push_str(&super::projects::html_sections(report, ctx));
     if !report.errors.is_empty() {
         h.push_str("<h2>Problems</h2>\n<table>\n<tr><th>file</th><th>problem</th></tr>\n");
         for e in &report.errors {

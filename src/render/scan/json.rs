@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::Context;
+use crate::fleet::{ProjectTotals, RecordedOptions};
 use crate::scan::{FileError, Finding, Report, Summary};
 
 #[derive(Serialize)]
@@ -14,6 +15,11 @@ struct Doc<'a> {
     findings: &'a [Finding],
     errors: &'a [FileError],
     summary: &'a Summary,
+    project: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    projects: &'a [ProjectTotals],
+    data: &'a str,
+    options: &'a RecordedOptions,
 }
 
 /// Write the JSON report to `out` as it is serialized (no copy of the whole document in memory).
@@ -30,6 +36,10 @@ pub fn write_to(
         findings: &report.findings,
         errors: &report.errors,
         summary: &report.summary,
+        project: ctx.origin.project.as_deref(),
+        projects: &ctx.projects,
+        data: &ctx.origin.data,
+        options: &ctx.origin.options,
     };
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     out.write_all(b"\n")

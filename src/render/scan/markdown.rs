@@ -4,7 +4,7 @@
 use super::Context;
 use crate::scan::Report;
 
-fn cell(s: &str) -> String {
+pub(super) fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
@@ -38,6 +38,7 @@ pub fn render(report: &Report, ctx: &Context) -> String {
     if s.errors > 0 {
         out.push_str(&format!("| files with problems | {} |\n", s.errors));
     }
+    out.push_str(&super::projects::markdown(report, ctx));
     if report.findings.is_empty() {
         out.push_str("\nNo findings.\n");
         return out;

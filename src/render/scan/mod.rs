@@ -8,6 +8,7 @@ mod human;
 mod json;
 mod junit;
 mod markdown;
+mod projects;
 mod rdjsonl;
 mod sarif;
 
@@ -90,6 +91,10 @@ pub struct Context {
     pub rules: BTreeMap<String, Rule>,
     /// Every version of the data, ascending, for the HTML timeline.
     pub versions: Vec<String>,
+    /// What was scanned, with which data and options (recorded in the JSON report).
+    pub origin: crate::fleet::Origin,
+    /// Each project's counts, for a merge of several projects (the per-project view).
+    pub projects: Vec<crate::fleet::ProjectTotals>,
 }
 
 /// The version a tool reports itself as.
