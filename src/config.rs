@@ -12,6 +12,7 @@
 //! exclude: ["vendor/**", "**/testdata/**"]
 //! data: [deprecations/]   # extra data files, relative to this file
 //! fail-on: warning        # error (default), warning or never
+//! baseline: uplint-baseline.json   # hide the findings it records, relative to this file
 //! ```
 
 use std::collections::BTreeMap;
@@ -43,6 +44,7 @@ struct Raw {
     exclude: Option<Vec<S>>,
     data: Option<Vec<S>>,
     fail_on: Option<S>,
+    baseline: Option<S>,
 }
 
 /// When findings make `uplint scan` exit with status 1.
@@ -66,6 +68,8 @@ pub struct Config {
     pub exclude: Vec<String>,
     pub data: Vec<PathBuf>,
     pub fail_on: Option<FailOn>,
+    /// A baseline file (`--baseline`), relative to the configuration file.
+    pub baseline: Option<PathBuf>,
     raw: Raw,
     text: Arc<str>,
 }
@@ -205,6 +209,7 @@ impl Config {
                 .map(|s| base.join(&s.value))
                 .collect(),
             fail_on,
+            baseline: raw.baseline.as_ref().map(|s| base.join(&s.value)),
             raw,
             text,
         };

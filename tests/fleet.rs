@@ -365,3 +365,123 @@ fn merging_reports_of_different_upgrades_or_data_fails() {
         Some(0)
     ));
 }
+
+#[test]
+fn a_baseline_hides_old_findings_and_reports_new_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let write = |rel: &str, text: &str| {
+        let p = d.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    let ci = "deploy:\n  script:\n    - vault login -method=jwt jwt=$CI_JOB_JWT_V2\n";
+    write(".gitlab-ci.yml", ci);
+    write(
+        "chart/values.yaml",
+        "runnerRegistrationToken: \"\"\nconcurrent: 4\n",
+    );
+    let scan = |more: &[&str]| {
+        let mut args = vec![
+            "scan",
+            "--no-config",
+            "--target",
+            "18.0",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(more);
+        let o = uplint(d, &args, &[]);
+        let v: serde_json::Value =
+            serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)));
+        (v, o.status.code())
+    };
+    let ids = |v: &serde_json::Value| -> Vec<String> {
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| format!("{}@{}", f["id"].as_str().unwrap(), f["line"]))
+            .collect()
+    };
+
+    let (v, code) = scan(&["--write-baseline", "uplint-baseline.json"]);
+    let all = v["summary"]["findings"].as_u64().unwrap();
+    assert!(all >= 2, "{v:#}");
+    assert_eq!(code, Some(1), "writing a baseline still reports");
+    assert!(v.get("baseline").is_none(), "no baseline was applied");
+    let file: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join("uplint-baseline.json")).unwrap()).unwrap();
+    assert_eq!(file["uplint_baseline"], 1);
+    assert_eq!(file["findings"].as_array().unwrap().len() as u64, all);
+    assert!(file["findings"][0]["fingerprint"].as_str().unwrap().len() == 32);
+
+    let (v, code) = scan(&["--baseline", "uplint-baseline.json"]);
+    assert_eq!(ids(&v), Vec::<String>::new());
+    assert_eq!(code, Some(0));
+    assert_eq!(v["baseline"]["hidden"].as_u64(), Some(all));
+    assert_eq!(v["baseline"]["gone"], 0);
+
+    // Lines inserted above: still hidden.
+    write(
+        ".gitlab-ci.yml",
+        &format!("stages: [deploy]\n\nvariables:\n  A: b\n\n{ci}"),
+    );
+    let (v, _) = scan(&["--baseline", "uplint-baseline.json"]);
+    assert_eq!(ids(&v), Vec::<String>::new(), "{v:#}");
+
+    // A second use of the same item in the same file is new.
+    write(
+        ".gitlab-ci.yml",
+        &format!(
+            "stages: [deploy]\n\nvariables:\n  A: b\n\n{ci}\nrelease:\n  script:\n    - echo $CI_JOB_JWT_V2\n"
+        ),
+    );
+    let (v, code) = scan(&["--baseline", "uplint-baseline.json"]);
+    assert_eq!(ids(&v), ["ci-job-jwt@12"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(v["summary"]["findings"], 1);
+    assert_eq!(v["summary"]["removed"], 1);
+    assert_eq!(v["baseline"]["hidden"].as_u64(), Some(all));
+
+    // A baselined use removed: counted as gone.
+    write("chart/values.yaml", "concurrent: 4\n");
+    let (v, _) = scan(&["--baseline", "uplint-baseline.json"]);
+    assert_eq!(ids(&v), ["ci-job-jwt@12"]);
+    assert_eq!(v["baseline"]["gone"], 1);
+    assert_eq!(v["baseline"]["hidden"].as_u64(), Some(all - 1));
+
+    // Shards count only their own files' entries as gone: together, what the whole scan counts.
+    let (mut hidden, mut gone) = (0, 0);
+    for shard in ["1/2", "2/2"] {
+        let (v, _) = scan(&["--baseline", "uplint-baseline.json", "--shard", shard]);
+        hidden += v["baseline"]["hidden"].as_u64().unwrap();
+        gone += v["baseline"]["gone"].as_u64().unwrap();
+    }
+    assert_eq!((hidden, gone), (all - 1, 1));
+
+    // The same from .uplint.yml, and in the human summary.
+    write(
+        ".uplint.yml",
+        "target: \"18.0\"\nbaseline: uplint-baseline.json\n",
+    );
+    let o = uplint(d, &["scan"], &[]);
+    let human = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        human.contains("  1 finding hidden by the baseline; 1 baseline entry no longer found"),
+        "{human}"
+    );
+    assert!(human.contains("1 finding: 1 removed"), "{human}");
+
+    // A file that is no baseline: exit 2, before anything is written.
+    write("bad.json", "{\"findings\": []}");
+    let o = uplint(d, &["scan", "--baseline", "bad.json"], &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("bad.json:1:"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not an uplint baseline"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -36,6 +36,8 @@ pub enum ColorChoice {
     Never,
 }
 
+// Parsed once per run: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// List entries of the schedule, filtered.
@@ -165,6 +167,15 @@ pub struct ScanArgs {
     /// directory's name].
     #[arg(long, value_name = "NAME")]
     pub project: Option<String>,
+
+    /// Report only findings not recorded in this baseline file (see --write-baseline); the
+    /// summary counts the hidden ones and the entries no longer found.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+
+    /// Record every finding of this scan in a baseline file (line-independent fingerprints).
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -42,6 +42,7 @@ pub fn merge(cli: &Cli, a: &MergeArgs) -> Outcome {
         versions: timeline(&cat, current),
         origin: merged.origin,
         projects: merged.projects,
+        baseline: merged.baseline,
     };
     for (format, path) in &a.report {
         write_atomically(path, &render_as(*format, &merged.report, &ctx))

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use super::args::{Cli, FailOnArg, ScanArgs, ScanFormat};
 use super::{Failure, Outcome, print, use_color_stdout};
+use uplint::baseline::{self, Baseline};
 use uplint::catalog::{Catalog, DataErrors};
 use uplint::config::{self, Config, FailOn};
 use uplint::fleet;
@@ -132,9 +133,21 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
         [one] if one.is_dir() => one.clone(),
         _ => PathBuf::from("."),
     };
+    // The baseline is read before the scan, so that a bad file is known at once.
+    let baseline = a
+        .baseline
+        .clone()
+        .or_else(|| config.as_ref().and_then(|c| c.baseline.clone()))
+        .map(|p| Baseline::load(&p))
+        .transpose()
+        .map_err(Failure::Usage)?;
     let started = Instant::now();
-    let report = scanner.scan_paths(&a.paths, &root);
+    let mut report = scanner.scan_paths(&a.paths, &root);
     let elapsed = started.elapsed();
+    if let Some(path) = &a.write_baseline {
+        write_atomically(path, &baseline::render(&report)).map_err(Failure::Usage)?;
+    }
+    let baseline = baseline.map(|b| b.apply(&mut report, scanner.options().shard.as_ref()));
 
     let to_terminal = a.output.is_none();
     let mut ctx = render::Context {
@@ -161,6 +174,7 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
             },
         },
         projects: Vec::new(),
+        baseline,
     };
     // Every extra report first, so a failure to write one is known before the main output.
     for (format, path) in &a.report {

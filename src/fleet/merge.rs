@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::{Origin, ProjectTotals, RecordedOptions, data_digest};
+use crate::baseline::BaselineCounts;
 use crate::catalog::Catalog;
 use crate::scan::shard::Shard;
 use crate::scan::{FileError, Finding, Report, Summary};
@@ -29,6 +30,8 @@ struct JsonReport {
     options: RecordedOptions,
     #[serde(default)]
     projects: Vec<ProjectTotals>,
+    #[serde(default)]
+    baseline: Option<BaselineCounts>,
 }
 
 /// The merged reports, and what they were made for.
@@ -41,6 +44,8 @@ pub struct Merged {
     pub origin: Origin,
     /// Each project's counts, when there are several.
     pub projects: Vec<ProjectTotals>,
+    /// The baselines' counts, summed, when the scans used one.
+    pub baseline: Option<BaselineCounts>,
 }
 
 /// Merge reports given as (file name, text). Errors name the file and say what to do.
@@ -101,6 +106,13 @@ pub fn merge(inputs: &[(String, String)], catalog: &Catalog) -> Result<Merged, S
         first.min_version.clone(),
     );
     let api_v5 = first.api == "v5";
+    let baseline = reports
+        .iter()
+        .filter_map(|(_, r)| r.baseline)
+        .reduce(|a, b| BaselineCounts {
+            hidden: a.hidden + b.hidden,
+            gone: a.gone + b.gone,
+        });
 
     let mut by_project: BTreeMap<String, Vec<(&str, JsonReport)>> = BTreeMap::new();
     for (name, r) in reports {
@@ -144,6 +156,7 @@ pub fn merge(inputs: &[(String, String)], catalog: &Catalog) -> Result<Merged, S
             options,
         },
         projects,
+        baseline,
     })
 }
 

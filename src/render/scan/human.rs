@@ -131,6 +131,14 @@ pub fn render(report: &Report, ctx: &Context) -> String {
     if s.suppressed > 0 {
         out.push_str(&format!("  {} suppressed\n", s.suppressed));
     }
+    if let Some(b) = ctx.baseline {
+        out.push_str(&format!(
+            "  {} hidden by the baseline; {} no longer found (rewrite the baseline to drop {})\n",
+            plural(b.hidden, "finding", "findings"),
+            plural(b.gone, "baseline entry", "baseline entries"),
+            if b.gone == 1 { "it" } else { "them" }
+        ));
+    }
     if s.before_current > 0 {
         out.push_str(&format!(
             "  {} left out: already removed at or before {}\n",

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::Context;
+use crate::baseline::BaselineCounts;
 use crate::fleet::{ProjectTotals, RecordedOptions};
 use crate::scan::{FileError, Finding, Report, Summary};
 
@@ -20,6 +21,8 @@ struct Doc<'a> {
     projects: &'a [ProjectTotals],
     data: &'a str,
     options: &'a RecordedOptions,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<BaselineCounts>,
 }
 
 /// Write the JSON report to `out` as it is serialized (no copy of the whole document in memory).
@@ -40,6 +43,7 @@ pub fn write_to(
         projects: &ctx.projects,
         data: &ctx.origin.data,
         options: &ctx.origin.options,
+        baseline: ctx.baseline,
     };
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     out.write_all(b"\n")

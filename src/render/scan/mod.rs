@@ -95,6 +95,8 @@ pub struct Context {
     pub origin: crate::fleet::Origin,
     /// Each project's counts, for a merge of several projects (the per-project view).
     pub projects: Vec<crate::fleet::ProjectTotals>,
+    /// What `--baseline` hid and which of its entries are gone.
+    pub baseline: Option<crate::baseline::BaselineCounts>,
 }
 
 /// The version a tool reports itself as.
