@@ -485,3 +485,35 @@ fn a_baseline_hides_old_findings_and_reports_new_ones() {
         stderr(&o)
     );
 }
+
+#[test]
+fn a_repository_inside_an_ignored_directory_is_scanned_whole() {
+    // A CI build directory: the runner's state directory ignores everything below it.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(".gitignore"), "*\n").unwrap();
+    let repo = dir.path().join("builds/app");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::write(repo.join(".gitignore"), "generated/\n").unwrap();
+    std::fs::create_dir_all(repo.join("generated")).unwrap();
+    let ci = "deploy:\n  script:\n    - echo $CI_JOB_JWT_V2\n";
+    std::fs::write(repo.join(".gitlab-ci.yml"), ci).unwrap();
+    std::fs::write(repo.join("generated/.gitlab-ci.yml"), ci).unwrap();
+    let o = uplint(
+        &repo,
+        &["scan", "--no-config", "--format", "json", "."],
+        &[],
+    );
+    let paths: Vec<String> = findings_of(&o)
+        .iter()
+        .map(|f| f["path"].as_str().unwrap().to_string())
+        .collect();
+    // The repository's own ignore file still applies.
+    assert_eq!(paths, [".gitlab-ci.yml"]);
+    // A directory that is not a repository's root keeps its parents' ignore files.
+    let o = uplint(
+        dir.path(),
+        &["scan", "--no-config", "--format", "json", "builds"],
+        &[],
+    );
+    assert_eq!(findings_of(&o), Vec::<serde_json::Value>::new());
+}

@@ -82,9 +82,12 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
     for p in &paths[1..] {
         builder.add(p);
     }
+    // Ignore files above a repository's root are not the repository's (git reads none there):
+    // a clone inside an ignored directory (a CI build directory) is scanned whole.
+    let repository_roots = paths.iter().all(|p| p.join(".git").exists());
     builder
         .hidden(false)
-        .parents(true)
+        .parents(!repository_roots)
         .git_ignore(true)
         .git_exclude(true)
         .ignore(true)
