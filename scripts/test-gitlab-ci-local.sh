@@ -118,6 +118,22 @@ for name in names:
     print(f"  {name}: {len(want)} findings in the merged audit")
 PY
 
+echo "== the same fleet over parallel:matrix, one job per project"
+matrix="$work/fleet-matrix"
+cp -R "$fleet" "$matrix"
+rm -rf "$matrix/.gitlab-ci-local" "$matrix/uplint-projects.txt"
+{
+  printf 'include:\n  - local: ci/fleet-audit.gitlab-ci.yml\n\nuplint-scan:\n  parallel:\n    matrix:\n      - UPLINT_PROJECT:\n'
+  printf '%s' "$projects" | sort | sed -e '/^$/d' -e 's/.*/          - "&"/'
+} >"$matrix/.gitlab-ci.yml"
+git -C "$matrix" add -A
+git -C "$matrix" commit --quiet -m "one job per project"
+run_pipeline "$matrix" "" --variable "UPLINT_BIN=$bin" --variable UPLINT_TARGET=18.0 --variable UPLINT_CURRENT=16.0
+cmp "$merged" "$matrix/.gitlab-ci-local/artifacts/uplint-fleet-audit/uplint-fleet-audit.json"
+jobs="$(grep -c '^uplint-scan: \[file:.*\] *finished' "$matrix.log")"
+[ "$jobs" -eq "${#trees[@]}" ] || { echo "$jobs matrix jobs, expected ${#trees[@]}" >&2; exit 1; }
+echo "  $jobs jobs, the same merged audit"
+
 echo "== single-repository template on the sample repository"
 single="$work/single"
 repo "$single" "$root/examples/upgrade-audit" demo/upgrade-audit
