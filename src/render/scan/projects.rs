@@ -2,6 +2,8 @@
 //! table of the projects by removed and deprecated counts, each linking to its findings. Empty
 //! for the report of one project.
 
+use std::collections::{HashMap, HashSet};
+
 use super::markdown::cell;
 use super::{Context, escape_xml as esc};
 use crate::fleet::ProjectTotals;
@@ -19,24 +21,23 @@ fn ranked(ctx: &Context) -> Vec<(String, &ProjectTotals)> {
         .collect()
 }
 
-/// The findings of `project`: paths of a merge start with the project's name, and the longest
+/// The findings of each project: paths of a merge start with the project's name, and the longest
 /// name that prefixes a path is its project.
-fn findings_of<'a>(report: &'a Report, ctx: &Context, project: &str) -> Vec<&'a Finding> {
-    let owner = |path: &str| {
-        ctx.projects
-            .iter()
-            .map(|p| p.name.as_str())
-            .filter(|n| {
-                path.len() > n.len() && path.starts_with(n) && path[n.len()..].starts_with('/')
-            })
-            .max_by_key(|n| n.len())
-            .map(str::to_string)
-    };
-    report
-        .findings
-        .iter()
-        .filter(|f| owner(&f.path).as_deref() == Some(project))
-        .collect()
+fn by_project<'a>(report: &'a Report, ctx: &'a Context) -> HashMap<&'a str, Vec<&'a Finding>> {
+    let names: HashSet<&str> = ctx.projects.iter().map(|p| p.name.as_str()).collect();
+    let mut out: HashMap<&str, Vec<&Finding>> = HashMap::new();
+    for f in &report.findings {
+        let owner = f
+            .path
+            .match_indices('/')
+            .map(|(i, _)| &f.path[..i])
+            .rev()
+            .find(|prefix| names.contains(prefix));
+        if let Some(name) = owner {
+            out.entry(name).or_default().push(f);
+        }
+    }
+    out
 }
 
 /// The HTML table of projects.
@@ -66,8 +67,12 @@ pub fn html_table(ctx: &Context) -> String {
 /// Each project's findings in HTML, under the anchor its table row links to.
 pub fn html_sections(report: &Report, ctx: &Context) -> String {
     let mut h = String::new();
-    for (anchor, p) in ranked(ctx).into_iter().filter(|_| ctx.projects.len() > 1) {
-        let findings = findings_of(report, ctx, &p.name);
+    if ctx.projects.len() < 2 {
+        return h;
+    }
+    let by_project = by_project(report, ctx);
+    for (anchor, p) in ranked(ctx) {
+        let findings = by_project.get(p.name.as_str()).cloned().unwrap_or_default();
         h.push_str(&format!(
             "<section class=\"project\" id=\"{anchor}\"><h2>Project {} <span class=\"muted\">({})</span></h2>\n",
             esc(&p.name),
@@ -131,8 +136,9 @@ pub fn markdown(report: &Report, ctx: &Context) -> String {
             p.files_scanned
         ));
     }
+    let by_project = by_project(report, ctx);
     for (_, p) in &ranked {
-        let findings = findings_of(report, ctx, &p.name);
+        let findings = by_project.get(p.name.as_str()).cloned().unwrap_or_default();
         out.push_str(&format!("\n#### project {}\n\n", p.name));
         if findings.is_empty() {
             out.push_str("No findings.\n");
