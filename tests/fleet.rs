@@ -316,6 +316,26 @@ fn merging_reports_of_different_upgrades_or_data_fails() {
         "c.json",
         scan_to(tree, "json", &["--project", "c", "--data", data]),
     );
+    // The same data named by another path (another job's build directory) is the same data.
+    let tree_abs = repo_root().join(tree);
+    let args = [
+        "--data",
+        "acme.yml",
+        "scan",
+        "--no-config",
+        "--format",
+        "json",
+    ];
+    let other_path = uplint(
+        dir.path(),
+        &[&args[..], &[tree_abs.to_str().unwrap()]].concat(),
+        &[],
+    );
+    let data_of =
+        |bytes: &[u8]| serde_json::from_slice::<serde_json::Value>(bytes).unwrap()["data"].clone();
+    let data_c = data_of(&std::fs::read(&c).unwrap());
+    assert_eq!(data_of(&other_path.stdout), data_c);
+    assert_ne!(data_of(&std::fs::read(&a).unwrap()), data_c);
     let fail = |o: Output, says: &str| {
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
         assert!(o.stdout.is_empty());

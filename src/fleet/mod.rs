@@ -75,9 +75,16 @@ pub fn project_name(flag: Option<&str>, ci_project_path: Option<String>, root: &
 }
 
 /// A digest of a catalog: FNV-1a 64 of its entries serialized as compact JSON (the fields of
-/// `uplint query --format json`), as `fnv1a64:` and 16 hex digits. Reports made with different
-/// data differ in it.
+/// `uplint query --format json`, keys sorted) without the path of the file each came from, as
+/// `fnv1a64:` and 16 hex digits. Reports made with different data differ in it; the same data
+/// files named by another path (each CI job's build directory) do not.
 pub fn data_digest(catalog: &Catalog) -> String {
-    let json = serde_json::to_vec(catalog.entries()).expect("entries serialize to JSON");
+    let mut entries = serde_json::to_value(catalog.entries()).expect("entries serialize to JSON");
+    for e in entries.as_array_mut().into_iter().flatten() {
+        if let Some(fields) = e.as_object_mut() {
+            fields.remove("source");
+        }
+    }
+    let json = serde_json::to_vec(&entries).expect("JSON values serialize");
     format!("fnv1a64:{:016x}", fnv1a64(&json))
 }
