@@ -287,6 +287,22 @@ fn main() {
         }
     }
     let out = out.expect("usage: gen_corpus OUT [--files N] [--seed S]");
+    // A few very large files: a generated client, a log-like script, a big dashboard.
+    let big = files / 5000 + 1;
+    let (bytes, planted) = generate(&out, files, seed, big);
+    println!(
+        "{} files, {} MB, {} with planted findings, in {}",
+        files + 2 * big + 1,
+        bytes / 1_000_000,
+        planted,
+        out.display()
+    );
+}
+
+/// Write the corpus of `files` files and `big` sets of very large files under `out`; returns its
+/// size in bytes and the number of files with planted findings. (`tests/fleet.rs` includes this
+/// file to shard a small corpus.)
+pub fn generate(out: &Path, files: u64, seed: u64, big: u64) -> (u64, u64) {
     let mut r = Rng(seed);
     let mut planted = 0u64;
     let mut bytes = 0u64;
@@ -347,8 +363,6 @@ fn main() {
         bytes += content.len() as u64;
         write(&svc.join(rel), &content);
     }
-    // A few very large files: a generated client, a log-like script, a big dashboard.
-    let big = files / 5000 + 1;
     for i in 0..big {
         let py = python(&mut r, 200_000, true);
         bytes += py.len() as u64;
@@ -358,11 +372,5 @@ fn main() {
         write(&out.join(format!("generated/replay_{i}.sh")), sh.as_bytes());
     }
     write(&out.join(".gitlab-ci.yml"), ci(&mut r, 30, true).as_bytes());
-    println!(
-        "{} files, {} MB, {} with planted findings, in {}",
-        files + 2 * big + 1,
-        bytes / 1_000_000,
-        planted + big + 1,
-        out.display()
-    );
+    (bytes, planted + big + 1)
 }

@@ -12,6 +12,7 @@
 //! exclude: ["vendor/**", "**/testdata/**"]
 //! data: [deprecations/]   # extra data files, relative to this file
 //! fail-on: warning        # error (default), warning or never
+//! baseline: uplint-baseline.json   # hide the findings it records, relative to this file
 //! ```
 
 use std::collections::BTreeMap;
@@ -47,6 +48,7 @@ struct Raw {
     exclude: Option<Vec<S>>,
     data: Option<Vec<S>>,
     fail_on: Option<S>,
+    baseline: Option<S>,
 }
 
 /// When findings make `uplint scan` exit with status 1 (`fail-on:`, `--fail-on`).
@@ -112,6 +114,8 @@ pub struct Config {
     pub settings: Settings,
     /// The data files it names, each checked to lie inside the directory tree of the file.
     pub data: Vec<PathBuf>,
+    /// The baseline file it names (`baseline:`), checked like the data files.
+    pub baseline: Option<PathBuf>,
     raw: Raw,
     text: Arc<str>,
 }
@@ -236,6 +240,45 @@ impl Checker<'_> {
     }
 }
 
+impl Checker<'_> {
+    /// The baseline file a configuration names: relative, inside the file's directory tree,
+    /// a regular file (or not there yet).
+    fn baseline(&mut self, value: &Option<S>, dir: &Path) -> Option<PathBuf> {
+        let s = value.as_ref()?;
+        let shown_dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        let confined = match std::fs::canonicalize(shown_dir) {
+            Ok(root) => confine::data(&root, dir, &s.value),
+            Err(e) => Err(confine::Refusal::Unreadable(e.kind())),
+        };
+        match confined {
+            Ok(found) if found == [dir.join(&s.value)] => found.into_iter().next(),
+            Ok(_) => {
+                self.push(
+                    s,
+                    format!("`baseline` path `{}` is a directory", s.value),
+                    "name the baseline file, e.g. `baseline: uplint-baseline.json`",
+                );
+                None
+            }
+            Err(refusal) => {
+                self.push(
+                    s,
+                    format!("`baseline` path `{}` is refused: {refusal}", s.value),
+                    &format!(
+                        "a configuration file may only name files inside its own directory ({}), by relative paths; pass another baseline with --baseline",
+                        shown_dir.display()
+                    ),
+                );
+                None
+            }
+        }
+    }
+}
+
 fn strings(v: &Option<Vec<S>>) -> Vec<String> {
     v.iter().flatten().map(|s| s.value.clone()).collect()
 }
@@ -275,6 +318,7 @@ impl Config {
         };
         let dir = path.parent().unwrap_or(Path::new("."));
         let data = check.data(&raw.data, dir);
+        let baseline = check.baseline(&raw.baseline, dir);
         if !check.errors.is_empty() {
             return Err(check.errors);
         }
@@ -282,6 +326,7 @@ impl Config {
             path: path.to_path_buf(),
             settings,
             data,
+            baseline,
             raw,
             text,
         })

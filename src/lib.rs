@@ -4,8 +4,10 @@
 //! scanning; the scan engine produces findings and knows nothing of output formats; the
 //! reporters in [`render`] turn either into formats; the binary wires them.
 
+pub mod baseline;
 pub mod catalog;
 pub mod config;
+pub mod fleet;
 pub mod output;
 pub mod patterns;
 pub mod render;

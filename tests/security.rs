@@ -79,11 +79,18 @@ const REPORT_LINE: &str = "values.yaml:1:1: error helm-runner-registration-token
 // --- Configuration from the repository is confined to it ---------------------------------
 
 fn refused(dir: &Path, config: &str, what: &str) {
+    refused_setting(dir, config, "data", what);
+}
+
+fn refused_setting(dir: &Path, config: &str, setting: &str, what: &str) {
     write(dir, ".uplint.yml", config);
     let o = uplint(dir, &["scan"]);
     let out = text(&o);
     assert_eq!(o.status.code(), Some(2), "{config}: {out}");
-    assert!(out.contains("`data`"), "names the setting: {out}");
+    assert!(
+        out.contains(&format!("`{setting}`")),
+        "names the setting: {out}"
+    );
     assert!(out.contains(what), "names the path `{what}`: {out}");
     assert!(
         !out.contains(CANARY),
@@ -109,6 +116,18 @@ fn a_configuration_cannot_name_the_environment_of_the_process() {
         "data:\n  - ../../../../../../proc/self/environ\n",
         "../../../../../../proc/self/environ",
     );
+}
+
+#[test]
+fn a_configuration_cannot_name_a_baseline_outside_its_tree() {
+    let dir = repo();
+    refused_setting(
+        dir.path(),
+        "baseline: /proc/self/environ\n",
+        "baseline",
+        "/proc/self/environ",
+    );
+    refused_setting(dir.path(), "baseline: ../x.json\n", "baseline", "../x.json");
 }
 
 #[test]

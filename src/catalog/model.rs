@@ -298,6 +298,23 @@ impl serde::Serialize for Milestone {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for Milestone {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(d)?;
+        s.parse().map_err(|_| {
+            serde::de::Error::custom(format!("`{s}` is not a version (MAJOR.MINOR) or v5"))
+        })
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ServiceVersion {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(d)?;
+        s.parse()
+            .map_err(|_| serde::de::Error::custom(format!("`{s}` is not a version (MAJOR.MINOR)")))
+    }
+}
+
 impl serde::Serialize for ServiceVersion {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)

@@ -37,6 +37,8 @@ pub enum ColorChoice {
     Never,
 }
 
+// Parsed once per run: the size of the largest variant does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// List entries of the schedule, filtered.
@@ -69,6 +71,16 @@ Examples:\n  uplint scan                                  scan the current direc
 uplint scan --format concise .gitlab-ci.yml  one line per finding\n  uplint scan --format json --output uplint.json\n  uplint scan --select ci,helm --ignore ci-after-script-cancelled-jobs"
     )]
     Scan(ScanArgs),
+
+    /// Merge JSON reports (the shards of one repository, or many repositories) into any format.
+    #[command(
+        after_help = "The reports must come from scans of one upgrade (same --target, --current, --min-version,\n\
+--api and data); a project's shards must all be there. Reports of several projects give paths\n\
+prefixed with the project, and the HTML and Markdown audits a per-project view.\n\n\
+Examples:\n  uplint merge shard-*.json --format json --output uplint.json\n  \
+uplint merge reports/*.json --format html --output fleet-audit.html --report markdown=fleet.md"
+    )]
+    Merge(MergeArgs),
 
     /// Work with data files.
     #[command(subcommand)]
@@ -146,6 +158,44 @@ pub struct ScanArgs {
     /// Worker threads [default: one per core].
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
+
+    /// Scan only shard I of N of the files (a stable hash of each path relative to the root), or
+    /// `auto`: GitLab's CI_NODE_INDEX/CI_NODE_TOTAL of a `parallel:` job.
+    #[arg(long, value_name = "I/N|auto")]
+    pub shard: Option<String>,
+
+    /// The project name the JSON report records [default: CI_PROJECT_PATH, else the scanned
+    /// directory's name].
+    #[arg(long, value_name = "NAME")]
+    pub project: Option<String>,
+
+    /// Report only findings not recorded in this baseline file (see --write-baseline); the
+    /// summary counts the hidden ones and the entries no longer found.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+
+    /// Record every finding of this scan in a baseline file (line-independent fingerprints).
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// JSON reports of `uplint scan --format json`.
+    #[arg(value_name = "REPORT", required = true)]
+    pub reports: Vec<PathBuf>,
+
+    /// Output format (not rdjsonl: JSON reports do not carry byte columns).
+    #[arg(long, value_enum, default_value_t = ScanFormat::Human)]
+    pub format: ScanFormat,
+
+    /// Write the result to FILE instead of standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Also write the result in FORMAT to FILE (repeatable).
+    #[arg(long, value_name = "FORMAT=FILE", value_parser = parse_report)]
+    pub report: Vec<(ScanFormat, PathBuf)>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

@@ -1,6 +1,7 @@
 //! Wiring: parse the command line, load the catalog, run a command, print, choose the exit status.
 
 pub mod args;
+mod merge;
 mod query;
 mod scan;
 
@@ -63,6 +64,21 @@ pub enum Usage {
     #[error(transparent)]
     Scanner(#[from] uplint::scan::ScanError),
     #[error(transparent)]
+    Shard(#[from] uplint::scan::shard::ShardError),
+    #[error(transparent)]
+    Baseline(#[from] uplint::baseline::BaselineError),
+    #[error(transparent)]
+    Merge(#[from] uplint::fleet::merge::MergeError),
+    #[error(
+        "uplint merge cannot write rdjsonl: JSON reports do not carry the byte columns it needs; scan with --report rdjsonl=FILE instead"
+    )]
+    MergeRdjsonl,
+    #[error("cannot read {}: {source}", path.display())]
+    Unreadable {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
     Write(#[from] WriteError),
 }
 
@@ -99,6 +115,7 @@ fn run(cli: Cli) -> Outcome {
         Command::Explain(a) => query::explain(&load(&cli)?, a),
         Command::Versions(a) => query::versions(&load(&cli)?, a),
         Command::Scan(a) => scan::scan(&cli, a),
+        Command::Merge(a) => merge::merge(&cli, a),
     }
 }
 

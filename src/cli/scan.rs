@@ -8,9 +8,12 @@ use std::time::Instant;
 
 use super::args::{Cli, ScanArgs, ScanFormat};
 use super::{Failure, Outcome, Usage, print, use_color_stdout};
+use uplint::baseline::{self, Baseline};
 use uplint::catalog::{Catalog, DataErrors};
 use uplint::config::{self, Config, FailOn, Origin, Settings};
+use uplint::fleet;
 use uplint::render::scan as render;
+use uplint::scan::shard::Shard;
 use uplint::scan::{Options, Report, Scanner, Severity};
 use uplint::version::ServiceVersion;
 
@@ -29,6 +32,10 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     if let Some(c) = &config {
         c.check_ids(&cat).map_err(DataErrors)?;
     }
+    let baseline_path = a
+        .baseline
+        .clone()
+        .or_else(|| config.as_ref().and_then(|c| c.baseline.clone()));
     // The one merge: the command line over the file.
     let mut settings = config.map(|c| c.settings).unwrap_or_default();
     settings.update(&command_line(a, &cat)?);
@@ -40,15 +47,45 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
         [one] if one.is_dir() => one.clone(),
         _ => PathBuf::from("."),
     };
+    // The baseline is read before the scan, so that a bad file is known at once.
+    let baseline = baseline_path
+        .map(|p| Baseline::load(&p))
+        .transpose()
+        .map_err(Usage::Baseline)?;
     let started = Instant::now();
-    let report = scanner.scan_paths(&a.paths, &root);
-    let ctx = context(&report, &cat, scanner.options(), started.elapsed());
+    let mut report = scanner.scan_paths(&a.paths, &root);
+    let elapsed = started.elapsed();
+    if let Some(path) = &a.write_baseline {
+        write_file(path, &baseline::render(&report))?;
+    }
+    let baseline = baseline.map(|b| b.apply(&mut report, scanner.options().shard.as_ref()));
+    let mut ctx = context(&report, &cat, scanner.options(), elapsed);
+    ctx.origin = origin(a, &cat, scanner.options(), &root);
+    ctx.baseline = baseline;
     write_reports(cli, a, &report, ctx)?;
     Ok(exit_code(
         &report,
         settings.fail_on.unwrap_or_default(),
         a.exit_zero,
     ))
+}
+
+/// What the report records of the scan: the project, the data, the options beyond the window.
+fn origin(a: &ScanArgs, cat: &Catalog, o: &Options, root: &Path) -> fleet::Origin {
+    fleet::Origin {
+        project: Some(fleet::project_name(
+            a.project.as_deref(),
+            std::env::var("CI_PROJECT_PATH").ok(),
+            root,
+        )),
+        data: fleet::data_digest(cat),
+        options: fleet::RecordedOptions {
+            shard: o.shard.map(|s| s.to_string()),
+            select: o.select.clone(),
+            ignore: o.ignore.clone(),
+            exclude: o.exclude.clone(),
+        },
+    }
 }
 
 /// The configuration file: `--config FILE` as given, else the nearest `.uplint.yml`, confined
@@ -120,6 +157,11 @@ fn options(s: &Settings, cat: &Catalog, a: &ScanArgs) -> Result<Options, Usage> 
     options.ignore.clone_from(&s.ignore);
     options.per_path_ignores.clone_from(&s.per_path_ignores);
     options.exclude.clone_from(&s.exclude);
+    options.shard = a
+        .shard
+        .as_deref()
+        .map(|v| Shard::resolve(v, |k| std::env::var(k).ok()))
+        .transpose()?;
     Ok(options)
 }
 
@@ -138,6 +180,9 @@ fn context(
         color: false,
         rules: render::rules_for(report, cat),
         versions: timeline(cat, o.current),
+        origin: fleet::Origin::default(),
+        projects: Vec::new(),
+        baseline: None,
     }
 }
 
@@ -182,7 +227,7 @@ fn exit_code(report: &Report, fail_on: FailOn, exit_zero: bool) -> ExitCode {
     }
 }
 
-fn render_as(format: ScanFormat, report: &Report, ctx: &render::Context) -> String {
+pub(super) fn render_as(format: ScanFormat, report: &Report, ctx: &render::Context) -> String {
     match format {
         ScanFormat::Human => render::human(report, ctx),
         ScanFormat::Concise => render::concise(report),
@@ -199,7 +244,10 @@ fn render_as(format: ScanFormat, report: &Report, ctx: &render::Context) -> Stri
 
 /// The versions of the timeline: every removal milestone of the data, and the version running
 /// now.
-fn timeline(cat: &Catalog, current: Option<ServiceVersion>) -> Vec<uplint::version::Milestone> {
+pub(super) fn timeline(
+    cat: &Catalog,
+    current: Option<ServiceVersion>,
+) -> Vec<uplint::version::Milestone> {
     let mut milestones = cat.removal_milestones();
     if let Some(c) = current.map(uplint::version::Milestone::Service)
         && !milestones.contains(&c)
@@ -211,7 +259,7 @@ fn timeline(cat: &Catalog, current: Option<ServiceVersion>) -> Vec<uplint::versi
 }
 
 /// Write an output file (`-` is standard output) without damaging what is there.
-fn write_file(path: &Path, content: &str) -> Result<(), Failure> {
+pub(super) fn write_file(path: &Path, content: &str) -> Result<(), Failure> {
     Ok(uplint::output::write_output(path, |w| {
         w.write_all(content.as_bytes())
     })?)

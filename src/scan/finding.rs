@@ -1,12 +1,12 @@
 //! What a scan produces: findings, per-file problems, and counts.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::catalog::Surface;
 use crate::version::Milestone;
 
 /// Where a finding stands for the chosen target version.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
     /// Removed at or before the target version.
@@ -37,7 +37,7 @@ impl Status {
 }
 
 /// How serious a finding is; `--fail-on` compares against it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -56,7 +56,7 @@ impl Severity {
 }
 
 /// One use of a scheduled item in a user's file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     /// The entry id (or `unused-suppression`).
     pub id: String,
@@ -121,14 +121,14 @@ impl Finding {
 }
 
 /// A file that could not be scanned fully, and why.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct FileError {
     pub path: String,
     pub message: String,
 }
 
 /// Counts for the summary.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Summary {
     pub files_scanned: usize,
     pub files_skipped_binary: usize,
@@ -143,4 +143,30 @@ pub struct Summary {
     /// Findings left out because the item was removed at or before `--current`.
     pub before_current: usize,
     pub errors: usize,
+}
+
+impl Summary {
+    /// Count `findings` by status, and the `errors` problems.
+    pub fn count(&mut self, findings: &[Finding], errors: usize) {
+        self.findings = findings.len();
+        self.errors = errors;
+        (
+            self.removed,
+            self.deprecated,
+            self.behaviour_change,
+            self.unused_suppression,
+            self.unavailable,
+            self.invalid_call,
+        ) = (0, 0, 0, 0, 0, 0);
+        for f in findings {
+            *match f.status {
+                Status::Removed => &mut self.removed,
+                Status::Deprecated => &mut self.deprecated,
+                Status::BehaviourChange => &mut self.behaviour_change,
+                Status::UnusedSuppression => &mut self.unused_suppression,
+                Status::Unavailable => &mut self.unavailable,
+                Status::InvalidCall => &mut self.invalid_call,
+            } += 1;
+        }
+    }
 }

@@ -6,6 +6,7 @@ mod endpoint_contract;
 pub mod finding;
 mod includes;
 mod prefilter;
+pub mod shard;
 mod sink;
 mod suppress;
 mod walk;
@@ -49,6 +50,8 @@ pub struct Options {
     pub follow_links: bool,
     /// Files larger than this are listed as errors and not read.
     pub max_file_size: u64,
+    /// Only the files of this shard (`--shard I/N`).
+    pub shard: Option<shard::Shard>,
 }
 
 impl Options {
@@ -65,6 +68,7 @@ impl Options {
             threads: 0,
             follow_links: false,
             max_file_size: 256 * 1024 * 1024,
+            shard: None,
         }
     }
 }
@@ -75,6 +79,30 @@ pub struct Report {
     pub findings: Vec<Finding>,
     pub errors: Vec<FileError>,
     pub summary: Summary,
+}
+
+impl Report {
+    /// Add the findings, problems and file counts of `from` (finding counts are made by
+    /// [`Summary::count`] once everything is in).
+    pub fn absorb(&mut self, from: Report) {
+        self.findings.extend(from.findings);
+        self.errors.extend(from.errors);
+        let (a, b) = (&mut self.summary, from.summary);
+        a.files_scanned += b.files_scanned;
+        a.files_skipped_binary += b.files_skipped_binary;
+        a.suppressed += b.suppressed;
+        a.before_current += b.before_current;
+    }
+
+    /// In report order (total, deterministic), each problem once (a directory every shard
+    /// could not read), counted.
+    pub fn finish(&mut self) {
+        self.findings
+            .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        self.errors.sort();
+        self.errors.dedup();
+        self.summary.count(&self.findings, self.errors.len());
+    }
 }
 
 /// A scanner that cannot be built from its options.

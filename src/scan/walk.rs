@@ -169,7 +169,7 @@ impl Drop for Worker<'_> {
         report.summary.suppressed += files.suppressed;
         report.summary.before_current += files.before_current;
         let mut acc = self.shared.acc.lock().unwrap_or_else(|p| p.into_inner());
-        merge(&mut acc, report);
+        acc.absorb(report);
     }
 }
 
@@ -190,9 +190,12 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
     for p in &paths[1..] {
         builder.add(p);
     }
+    // Ignore files above a repository's root are not the repository's (git reads none there):
+    // a clone inside an ignored directory (a CI build directory) is scanned whole.
+    let repository_roots = paths.iter().all(|p| p.join(".git").exists());
     builder
         .hidden(false)
-        .parents(true)
+        .parents(!repository_roots)
         .git_ignore(true)
         .git_exclude(true)
         .ignore(true)
@@ -216,35 +219,8 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
     };
     builder.build_parallel().visit(&mut workers);
     let mut report = acc.into_inner().unwrap_or_else(|p| p.into_inner());
+    report.finish();
     report
-        .findings
-        .sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    report.errors.sort();
-    report.errors.dedup();
-    let s = &mut report.summary;
-    s.findings = report.findings.len();
-    s.errors = report.errors.len();
-    for f in &report.findings {
-        match f.status {
-            super::Status::Removed => s.removed += 1,
-            super::Status::Deprecated => s.deprecated += 1,
-            super::Status::BehaviourChange => s.behaviour_change += 1,
-            super::Status::UnusedSuppression => s.unused_suppression += 1,
-            super::Status::Unavailable => s.unavailable += 1,
-            super::Status::InvalidCall => s.invalid_call += 1,
-        }
-    }
-    report
-}
-
-fn merge(into: &mut Report, from: Report) {
-    into.findings.extend(from.findings);
-    into.errors.extend(from.errors);
-    let (a, b) = (&mut into.summary, from.summary);
-    a.files_scanned += b.files_scanned;
-    a.files_skipped_binary += b.files_skipped_binary;
-    a.suppressed += b.suppressed;
-    a.before_current += b.before_current;
 }
 
 fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
@@ -292,6 +268,9 @@ impl Worker<'_> {
     fn scan_file(&mut self, path: &Path) {
         let scanner = self.shared.scanner;
         let shown = &display_path(path, self.shared.root);
+        if !super::shard::keeps(scanner.options().shard.as_ref(), shown) {
+            return;
+        }
         let out = &mut self.report;
         // Only files uplint knows how to read; an included CI file is read as CI configuration.
         let class_path = path.to_string_lossy().replace('\\', "/");

@@ -151,6 +151,7 @@ pub fn write(report: &Report, ctx: &Context, h: &mut dyn Write) -> io::Result<()
     for (version, findings) in super::by_version(report) {
         version_section(version, &findings, h)?;
     }
+    h.write_all(super::projects::html_sections(report, ctx).as_bytes())?;
     problems(report, h)?;
     write!(h, "</main>\n<script>{SCRIPT}</script>\n</body>\n</html>\n")
 }
@@ -195,7 +196,8 @@ fn header(report: &Report, ctx: &Context, window: &str, h: &mut dyn Write) -> io
     ] {
         writeln!(h, "<div class=\"card {class}\"><b>{n}</b>{label}</div>")?;
     }
-    h.write_all(b"</div>\n</header>\n<main>\n")
+    h.write_all(b"</div>\n</header>\n<main>\n")?;
+    h.write_all(super::projects::html_table(ctx).as_bytes())
 }
 
 /// Every version of the data, the window highlighted, counts of findings.

@@ -139,6 +139,15 @@ fn summary(report: &Report, ctx: &Context, st: &Style, out: &mut dyn Write) -> i
     if s.suppressed > 0 {
         writeln!(out, "  {} suppressed", s.suppressed)?;
     }
+    if let Some(b) = ctx.baseline {
+        writeln!(
+            out,
+            "  {} hidden by the baseline; {} no longer found (rewrite the baseline to drop {})",
+            plural(b.hidden, "finding", "findings"),
+            plural(b.gone, "baseline entry", "baseline entries"),
+            if b.gone == 1 { "it" } else { "them" }
+        )?;
+    }
     if s.before_current > 0 {
         writeln!(
             out,

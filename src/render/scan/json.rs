@@ -3,6 +3,8 @@
 use serde::Serialize;
 
 use super::Context;
+use crate::baseline::BaselineCounts;
+use crate::fleet::{ProjectTotals, RecordedOptions};
 use crate::scan::{FileError, Finding, Report, Summary};
 use crate::version::ServiceVersion;
 
@@ -15,6 +17,13 @@ struct Doc<'a> {
     findings: &'a [Finding],
     errors: &'a [FileError],
     summary: &'a Summary,
+    project: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    projects: &'a [ProjectTotals],
+    data: &'a str,
+    options: &'a RecordedOptions,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline: Option<BaselineCounts>,
 }
 
 /// Write the JSON report to `out` as it is serialized (no copy of the whole document in memory).
@@ -31,6 +40,11 @@ pub fn write_to(
         findings: &report.findings,
         errors: &report.errors,
         summary: &report.summary,
+        project: ctx.origin.project.as_deref(),
+        projects: &ctx.projects,
+        data: &ctx.origin.data,
+        options: &ctx.origin.options,
+        baseline: ctx.baseline,
     };
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     out.write_all(b"\n")

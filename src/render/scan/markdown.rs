@@ -7,7 +7,7 @@ use super::Context;
 use crate::scan::Report;
 use crate::version::Milestone;
 
-fn cell(s: &str) -> String {
+pub(super) fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
@@ -40,6 +40,7 @@ pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<
     if s.errors > 0 {
         writeln!(out, "| files with problems | {} |", s.errors)?;
     }
+    out.write_all(super::projects::markdown(report, ctx).as_bytes())?;
     if report.findings.is_empty() {
         out.write_all("\nNo findings.\n".as_bytes())?;
         return Ok(());

@@ -9,6 +9,7 @@ mod human;
 mod json;
 mod junit;
 mod markdown;
+mod projects;
 mod rdjsonl;
 mod sarif;
 
@@ -109,6 +110,12 @@ pub struct Context {
     pub rules: BTreeMap<String, Rule>,
     /// Every version of the data, ascending, for the HTML timeline.
     pub versions: Vec<Milestone>,
+    /// What was scanned, with which data and options (recorded in the JSON report).
+    pub origin: crate::fleet::Origin,
+    /// Each project's counts, for a merge of several projects (the per-project view).
+    pub projects: Vec<crate::fleet::ProjectTotals>,
+    /// What `--baseline` hid and which of its entries are gone.
+    pub baseline: Option<crate::baseline::BaselineCounts>,
 }
 
 impl Context {
@@ -123,6 +130,9 @@ impl Context {
             color: false,
             rules: BTreeMap::new(),
             versions: Vec::new(),
+            origin: crate::fleet::Origin::default(),
+            projects: Vec::new(),
+            baseline: None,
         }
     }
 }

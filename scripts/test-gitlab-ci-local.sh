@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# Run both GitLab CI templates in a real pipeline runner: gitlab-ci-local (npm) with its shell
+# executor, offline, against local git repositories cloned through file:// URLs.
+#   1. ci/fleet-audit.gitlab-ci.yml over three repositories: the merged HTML audit must list
+#      every project with its findings, and the merged JSON hold exactly each one's findings;
+#   2. ci/uplint.gitlab-ci.yml on the sample repository: the Code Quality report must validate
+#      against the Code Quality schema and hold the scan's findings.
+# The uplint binary comes from UPLINT_BIN (default: target/debug/uplint, built if absent); the
+# templates' cache/build step is given it through their UPLINT_BIN variable.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+if [ -z "${UPLINT_BIN:-}" ]; then
+  cargo build --locked --quiet
+  UPLINT_BIN="$root/target/debug/uplint"
+fi
+bin="$(cd "$(dirname "$UPLINT_BIN")" && pwd)/$(basename "$UPLINT_BIN")"
+
+# gitlab-ci-local 4.65.1: the newest release that runs on Node 18 and 20 (later ones need Node 22).
+glci="$(command -v gitlab-ci-local || true)"
+if [ -z "$glci" ]; then
+  tools="$root/target/tools/gitlab-ci-local"
+  glci="$tools/node_modules/.bin/gitlab-ci-local"
+  if [ ! -x "$glci" ]; then
+    mkdir -p "$tools"
+    (cd "$tools" && npm install --silent --no-audit --no-fund --prefix "$tools" gitlab-ci-local@4.65.1 >/dev/null)
+  fi
+fi
+echo "gitlab-ci-local $("$glci" --version)"
+# It copies the repository into its build directory with rsync.
+if ! command -v rsync >/dev/null 2>&1; then
+  apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rsync >/dev/null
+fi
+
+python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install --quiet --user jsonschema
+work="$(mktemp -d)"
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
+export GIT_AUTHOR_NAME=uplint GIT_AUTHOR_EMAIL=uplint@example.com
+export GIT_COMMITTER_NAME=uplint GIT_COMMITTER_EMAIL=uplint@example.com
+export GIT_CONFIG_NOSYSTEM=1 HOME="$work/home"
+mkdir -p "$HOME"
+git config --global init.defaultBranch main
+git config --global user.name uplint
+git config --global user.email uplint@example.com
+git config --global advice.detachedHead false
+
+# A git repository at $1 holding the files of $2, with an origin on a GitLab host ($3: path).
+repo() {
+  mkdir -p "$1"
+  cp -R "$2/." "$1/"
+  git -C "$1" init --quiet
+  git -C "$1" remote add origin "git@gitlab.example.com:$3.git"
+  git -C "$1" add -A
+  git -C "$1" commit --quiet -m "initial"
+}
+
+# Run the pipeline in $1 with gitlab-ci-local; $2: the jobs that must fail with status 1 (they
+# found removed items), every other job must pass.
+run_pipeline() {
+  local dir="$1" failing="$2"; shift 2
+  local status=0
+  (cd "$dir" && "$glci" --force-shell-executor --shell-isolation --home "$work/home" "$@") >"$dir.log" 2>&1 || status=$?
+  local failed
+  failed="$(sed -n 's/^ FAIL  \([^ ]*\).*/\1/p' "$dir.log" | sort -u | tr '\n' ' ')"
+  if [ "$failed" != "$failing" ] || { [ -z "$failing" ] && [ "$status" -ne 0 ]; } \
+    || { [ -n "$failing" ] && ! grep -q "finished in .* FAIL 1 *$" "$dir.log"; }; then
+    cat "$dir.log"
+    echo "gitlab-ci-local in $dir: failed jobs '$failed', expected '$failing' (status $status)" >&2
+    exit 1
+  fi
+}
+
+echo "== fleet audit template over three repositories"
+declare -A trees=(
+  [demo/upgrade-audit]=examples/upgrade-audit
+  [demo/ci-templates]=tests/fixtures/scan/ci
+  [platform/helm-charts]=tests/fixtures/scan/helm
+)
+projects=""
+for name in "${!trees[@]}"; do
+  repo "$work/repos/$name" "$root/${trees[$name]}" "$name"
+  projects+="file://$work/repos/$name $name"$'\n'
+done
+fleet="$work/fleet"
+mkdir -p "$fleet/ci"
+cp ci/fleet-audit.gitlab-ci.yml ci/uplint-binary.gitlab-ci.yml "$fleet/ci/"
+printf 'include:\n  - local: ci/fleet-audit.gitlab-ci.yml\n' >"$fleet/.gitlab-ci.yml"
+printf '# the fleet\n%s' "$projects" | sort >"$fleet/uplint-projects.txt"
+printf '.gitlab-ci-local/\n.uplint/\n' >"$fleet/.gitignore"
+git -C "$fleet" init --quiet
+git -C "$fleet" remote add origin git@gitlab.example.com:platform/upgrade.git
+git -C "$fleet" add -A
+git -C "$fleet" commit --quiet -m "fleet audit"
+run_pipeline "$fleet" "" --variable "UPLINT_BIN=$bin" --variable UPLINT_TARGET=18.0 --variable UPLINT_CURRENT=16.0
+audit="$fleet/.gitlab-ci-local/artifacts/uplint-fleet-audit/uplint-fleet-audit.html"
+merged="$(dirname "$audit")/uplint-fleet-audit.json"
+for name in "${!trees[@]}"; do
+  # What a scan of the project itself finds, to compare with the pipeline's merged report.
+  "$bin" scan "$work/repos/$name" --no-config --project "$name" --target 18.0 --current 16.0 \
+    --format json --output "$work/expected-${name//\//_}.json" --exit-zero
+done
+python3 - "$audit" "$merged" "$work" "${!trees[@]}" <<'PY'
+import json, sys
+audit_path, merged_path, work, names = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+html = open(audit_path).read()
+merged = json.load(open(merged_path))
+assert sorted(p["name"] for p in merged["projects"]) == sorted(names), merged["projects"]
+for name in names:
+    expected = json.load(open(f"{work}/expected-{name.replace('/', '_')}.json"))
+    assert expected["findings"], f"{name}: the test repository must have findings"
+    want = [dict(f, path=f"{name}/{f['path']}") for f in expected["findings"]]
+    got = [f for f in merged["findings"] if f["path"].startswith(name + "/")]
+    assert got == want, f"{name}: the merged audit differs from a scan of the project"
+    assert f'">{name}</a></td>' in html, f"{name} not in the audit's project table"
+    for f in want:
+        assert f"<code>{f['path']}:{f['line']}:{f['column']}</code>" in html, f"{f['path']} not in the audit"
+    print(f"  {name}: {len(want)} findings in the merged audit")
+PY
+
+echo "== the same fleet over parallel:matrix, one job per project"
+matrix="$work/fleet-matrix"
+cp -R "$fleet" "$matrix"
+rm -rf "$matrix/.gitlab-ci-local" "$matrix/uplint-projects.txt"
+{
+  printf 'include:\n  - local: ci/fleet-audit.gitlab-ci.yml\n\nuplint-scan:\n  parallel:\n    matrix:\n      - UPLINT_PROJECT:\n'
+  printf '%s' "$projects" | sort | sed -e '/^$/d' -e 's/.*/          - "&"/'
+} >"$matrix/.gitlab-ci.yml"
+git -C "$matrix" add -A
+git -C "$matrix" commit --quiet -m "one job per project"
+run_pipeline "$matrix" "" --variable "UPLINT_BIN=$bin" --variable UPLINT_TARGET=18.0 --variable UPLINT_CURRENT=16.0
+cmp "$merged" "$matrix/.gitlab-ci-local/artifacts/uplint-fleet-audit/uplint-fleet-audit.json"
+jobs="$(grep -c '^uplint-scan: \[file:.*\] *finished' "$matrix.log")"
+[ "$jobs" -eq "${#trees[@]}" ] || { echo "$jobs matrix jobs, expected ${#trees[@]}" >&2; exit 1; }
+echo "  $jobs jobs, the same merged audit"
+
+echo "== single-repository template on the sample repository"
+single="$work/single"
+repo "$single" "$root/examples/upgrade-audit" demo/upgrade-audit
+mkdir -p "$single/ci"
+cp ci/uplint.gitlab-ci.yml ci/uplint-binary.gitlab-ci.yml "$single/ci/"
+# The sample repository's own .gitlab-ci.yml is what it scans; the pipeline comes from another file.
+printf 'include:\n  - local: ci/uplint.gitlab-ci.yml\n' >"$single/uplint-pipeline.yml"
+# (Not .gitlab-ci-local/ in .gitignore: the job runs below it, and parent ignore files apply.)
+printf '.uplint/\n' >"$single/.gitignore"
+git -C "$single" add -A
+git -C "$single" commit --quiet -m "uplint job"
+"$bin" scan "$single" --no-config --target 17.0 --exclude ".uplint/**" --format codequality \
+  --output "$work/expected-cq.json" --exit-zero
+run_pipeline "$single" "uplint " --file uplint-pipeline.yml --variable "UPLINT_BIN=$bin" --variable UPLINT_TARGET=17.0 uplint
+# This gitlab-ci-local exports artifacts:paths only, not artifacts:reports: the report is read
+# where the job wrote it.
+report="$single/.gitlab-ci-local/builds/uplint/gl-code-quality-report.json"
+[ -f "$single/.gitlab-ci-local/artifacts/uplint/uplint-audit.html" ]
+python3 - "$report" "$root/tests/fixtures/schemas/codeclimate.json" "$work/expected-cq.json" <<'PY'
+import json, sys
+import jsonschema
+report, schema, expected = (json.load(open(p)) for p in sys.argv[1:])
+# The schema describes one issue; the report is an array of them.
+assert isinstance(report, list)
+for issue in report:
+    jsonschema.validate(issue, schema)
+assert len({i["fingerprint"] for i in report}) == len(report), "fingerprints are unique"
+assert report, "the sample repository has findings"
+assert report == expected, "the pipeline's Code Quality report differs from a scan"
+print(f"  {len(report)} Code Quality issues, valid against the schema")
+PY
+
+echo "== the binary comes from the cache in the next pipeline"
+run_pipeline "$single" "uplint " --file uplint-pipeline.yml --variable UPLINT_TARGET=17.0 uplint
+grep -q "uplint from the cache" "$single.log"
+echo "  uplint from the cache, nothing built"
+echo "gitlab-ci-local: both templates pass"

@@ -1,0 +1,340 @@
+//! `uplint merge`: JSON reports of shards of one repository, or of many repositories, made one.
+//!
+//! Reports are merged only when they judged against the same upgrade (`--target`, `--current`,
+//! `--min-version`, `--api`) and the same data; the shards of a project must all be there, once.
+//! Several projects: every path gets its project as a prefix (`group/app/.gitlab-ci.yml`) and
+//! the result lists each project's counts.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::{Origin, ProjectTotals, RecordedOptions, data_digest};
+use crate::baseline::BaselineCounts;
+use crate::catalog::Catalog;
+use crate::scan::shard::{Shard, ShardError};
+use crate::scan::{FileError, Finding, Report, Summary};
+use crate::version::ServiceVersion;
+
+/// A report as `uplint scan --format json` writes it.
+#[derive(Deserialize)]
+struct JsonReport {
+    target: ServiceVersion,
+    current: Option<ServiceVersion>,
+    min_version: Option<ServiceVersion>,
+    api: String,
+    findings: Vec<Finding>,
+    errors: Vec<FileError>,
+    summary: Summary,
+    project: Option<String>,
+    data: String,
+    options: RecordedOptions,
+    #[serde(default)]
+    projects: Vec<ProjectTotals>,
+    #[serde(default)]
+    baseline: Option<BaselineCounts>,
+}
+
+/// The merged reports, and what they were made for.
+pub struct Merged {
+    pub target: ServiceVersion,
+    pub current: Option<ServiceVersion>,
+    pub min_version: Option<ServiceVersion>,
+    pub api_v5: bool,
+    pub report: Report,
+    pub origin: Origin,
+    /// Each project's counts, when there are several.
+    pub projects: Vec<ProjectTotals>,
+    /// The baselines' counts, summed, when the scans used one.
+    pub baseline: Option<BaselineCounts>,
+}
+
+/// Reports that cannot be merged: each error names the file and says what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error(
+        "{file}:{line}:{column}: not a JSON report of `uplint scan`: {source}; make one with `uplint scan --format json`"
+    )]
+    NotAReport {
+        file: String,
+        line: usize,
+        column: usize,
+        source: serde_json::Error,
+    },
+    #[error("{0}: a merge of several projects; merge the projects' own reports instead")]
+    AlreadyMerged(String),
+    #[error("no reports to merge")]
+    Nothing,
+    #[error(
+        "cannot merge reports of different upgrades: {first} was made with {what} {a}, {other} with {what} {b}; scan every project with the same --target, --current, --min-version, --api and data"
+    )]
+    DifferentUpgrades {
+        first: String,
+        other: String,
+        what: &'static str,
+        a: String,
+        b: String,
+    },
+    #[error(
+        "{file} was made with other data ({found}) than this merge loads ({loaded}); give uplint merge the same --data files as the scans"
+    )]
+    OtherData {
+        file: String,
+        found: String,
+        loaded: String,
+    },
+    #[error(
+        "project {project} is in several reports ({files}) that are not the shards of one scan; give each project once, or all of its shards"
+    )]
+    NotShards { project: String, files: String },
+    #[error("{file}: {source}")]
+    BadShard { file: String, source: ShardError },
+    #[error(
+        "project {project}: {file} is shard {shard}, but another report is a shard of {total}; merge the shards of one --shard I/N run"
+    )]
+    ShardTotals {
+        project: String,
+        file: String,
+        shard: Shard,
+        total: u64,
+    },
+    #[error("project {project}: shard {shard} is in both {first} and {second}")]
+    ShardTwice {
+        project: String,
+        shard: Shard,
+        first: String,
+        second: String,
+    },
+    #[error(
+        "project {project}: {file} was scanned with other --select, --ignore or --exclude than {first}"
+    )]
+    OtherOptions {
+        project: String,
+        file: String,
+        first: String,
+    },
+    #[error("project {project}: {missing}; the merge would not be the whole scan")]
+    MissingShards { project: String, missing: String },
+}
+
+/// Merge reports given as (file name, text).
+pub fn merge(inputs: &[(String, String)], catalog: &Catalog) -> Result<Merged, MergeError> {
+    let mut reports = Vec::new();
+    for (name, text) in inputs {
+        let r: JsonReport =
+            serde_json::from_str(text).map_err(|source| MergeError::NotAReport {
+                file: name.clone(),
+                line: source.line(),
+                column: source.column(),
+                source,
+            })?;
+        if r.project.is_none() || !r.projects.is_empty() {
+            return Err(MergeError::AlreadyMerged(name.clone()));
+        }
+        reports.push((name.as_str(), r));
+    }
+    let Some((first_name, first)) = reports.first() else {
+        return Err(MergeError::Nothing);
+    };
+    let shown = |v: Option<ServiceVersion>| v.map_or_else(|| "none".to_string(), |v| v.to_string());
+    for (name, r) in &reports[1..] {
+        for (what, a, b) in [
+            ("--target", first.target.to_string(), r.target.to_string()),
+            ("--current", shown(first.current), shown(r.current)),
+            (
+                "--min-version",
+                shown(first.min_version),
+                shown(r.min_version),
+            ),
+            ("--api", first.api.clone(), r.api.clone()),
+            ("data", first.data.clone(), r.data.clone()),
+        ] {
+            if a != b {
+                return Err(MergeError::DifferentUpgrades {
+                    first: first_name.to_string(),
+                    other: name.to_string(),
+                    what,
+                    a,
+                    b,
+                });
+            }
+        }
+    }
+    let digest = data_digest(catalog);
+    if first.data != digest {
+        return Err(MergeError::OtherData {
+            file: first_name.to_string(),
+            found: first.data.clone(),
+            loaded: digest,
+        });
+    }
+    let (target, current, min_version) = (first.target, first.current, first.min_version);
+    let api_v5 = first.api == "v5";
+    let baseline = reports
+        .iter()
+        .filter_map(|(_, r)| r.baseline)
+        .reduce(|a, b| BaselineCounts {
+            hidden: a.hidden + b.hidden,
+            gone: a.gone + b.gone,
+        });
+
+    let mut by_project: BTreeMap<String, Vec<(&str, JsonReport)>> = BTreeMap::new();
+    for (name, r) in reports {
+        let project = r.project.clone().unwrap_or_default();
+        by_project.entry(project).or_default().push((name, r));
+    }
+    let several = by_project.len() > 1;
+    let mut report = Report::default();
+    let mut projects = Vec::new();
+    let mut single = None;
+    for (project, parts) in by_project {
+        let (mut part, options) = merge_project(&project, parts)?;
+        if several {
+            projects.push(ProjectTotals::new(&project, &part.summary));
+            for f in &mut part.findings {
+                f.path = format!("{project}/{}", f.path);
+            }
+            for e in &mut part.errors {
+                e.path = format!("{project}/{}", e.path);
+            }
+        } else {
+            single = Some((project, options));
+        }
+        report.absorb(part);
+    }
+    report.finish();
+    restore(&mut report.findings, catalog);
+    let (project, options) = match single {
+        Some((p, o)) => (Some(p), o),
+        None => (None, RecordedOptions::default()),
+    };
+    Ok(Merged {
+        target,
+        current,
+        min_version,
+        api_v5,
+        report,
+        origin: Origin {
+            project,
+            data: digest,
+            options,
+        },
+        projects,
+        baseline,
+    })
+}
+
+/// One project's reports made one: either its single whole report, or all of its shards.
+fn merge_project(
+    project: &str,
+    parts: Vec<(&str, JsonReport)>,
+) -> Result<(Report, RecordedOptions), MergeError> {
+    let whole = |o: &RecordedOptions| o.shard.is_none() || o.shard.as_deref() == Some("1/1");
+    if parts.len() > 1 && parts.iter().any(|(_, r)| whole(&r.options)) {
+        let files: Vec<&str> = parts.iter().map(|(n, _)| *n).collect();
+        return Err(MergeError::NotShards {
+            project: project.to_string(),
+            files: files.join(", "),
+        });
+    }
+    let mut total = None;
+    let mut seen = BTreeMap::new();
+    let first_options = RecordedOptions {
+        shard: None,
+        ..parts[0].1.options.clone()
+    };
+    for (name, r) in &parts {
+        if whole(&r.options) {
+            continue;
+        }
+        let shard = r
+            .options
+            .shard
+            .as_deref()
+            .map(Shard::parse)
+            .transpose()
+            .map_err(|source| MergeError::BadShard {
+                file: name.to_string(),
+                source,
+            })?
+            .expect("not whole");
+        if *total.get_or_insert(shard.total) != shard.total {
+            return Err(MergeError::ShardTotals {
+                project: project.to_string(),
+                file: name.to_string(),
+                shard,
+                total: total.unwrap_or_default(),
+            });
+        }
+        if let Some(other) = seen.insert(shard.index, *name) {
+            return Err(MergeError::ShardTwice {
+                project: project.to_string(),
+                shard,
+                first: other.to_string(),
+                second: name.to_string(),
+            });
+        }
+        if (RecordedOptions {
+            shard: None,
+            ..r.options.clone()
+        }) != first_options
+        {
+            return Err(MergeError::OtherOptions {
+                project: project.to_string(),
+                file: name.to_string(),
+                first: parts[0].0.to_string(),
+            });
+        }
+    }
+    if let Some(total) = total {
+        let missing: Vec<String> = (1..=total)
+            .filter(|i| !seen.contains_key(i))
+            .map(|i| format!("{i}/{total}"))
+            .collect();
+        if !missing.is_empty() {
+            let (noun, verb) = if missing.len() == 1 {
+                ("shard", "is")
+            } else {
+                ("shards", "are")
+            };
+            return Err(MergeError::MissingShards {
+                project: project.to_string(),
+                missing: format!("{noun} {} {verb} missing", missing.join(", ")),
+            });
+        }
+    }
+    let mut report = Report::default();
+    for (_, r) in parts {
+        report.absorb(Report {
+            findings: r.findings,
+            errors: r.errors,
+            summary: r.summary,
+        });
+    }
+    report.finish();
+    Ok((report, first_options))
+}
+
+/// What a JSON report leaves out, for the other formats: the entry's surface and breaking flag
+/// (from the catalog), the occurrence of each (rule, matched text) in its file (report order,
+/// as the scan numbers them, so Code Quality fingerprints stay the same), and in place of the
+/// source line, which JSON reports do not carry, the matched text.
+fn restore(findings: &mut [Finding], catalog: &Catalog) {
+    let mut occurrences: BTreeMap<(String, String, String), usize> = BTreeMap::new();
+    for f in findings {
+        match catalog.get(&f.id) {
+            Some(e) => {
+                f.surface = Some(e.surface);
+                f.breaking = e.is_breaking();
+            }
+            None => f.surface = None,
+        }
+        let n = occurrences
+            .entry((f.path.clone(), f.id.clone(), f.matched.clone()))
+            .or_insert(0);
+        f.occurrence = *n;
+        *n += 1;
+        f.source_line = f.matched.replace(['\n', '\r'], " ");
+        f.excerpt_column = f.column;
+    }
+}
