@@ -295,18 +295,60 @@ impl<'r> Fields<'r> {
         self.check.files(&list, context)
     }
 
-    /// Every field that is present, with its position (a list at its first element, an empty
-    /// list at the pattern's kind).
+    /// Every field that is present, with the position of its name (where known; else of its
+    /// value: a list at its first element, an empty list at the pattern's kind).
     pub fn present(raw: &RawPattern) -> Vec<(&str, Location)> {
         raw.fields
             .iter()
-            .map(|(name, v)| {
-                let at = match &v.value {
+            .enumerate()
+            .map(|(i, (name, v))| {
+                let value_at = match &v.value {
                     RawValue::List(l) => l.first().map_or(raw.kind.referenced, |s| s.referenced),
                     _ => v.referenced,
                 };
+                let at = raw.names_at.get(i).copied().unwrap_or(value_at);
                 (name.as_str(), at)
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::patterns::Pattern;
+
+    /// The problems of one pattern written in YAML: (line, column, message).
+    fn problems(yaml: &str) -> Vec<(u32, u32, String)> {
+        let raw: RawPattern = serde_saphyr::from_str(yaml).unwrap();
+        let mut check = Check::default();
+        let parsed = Pattern::parse(&raw, &mut check);
+        assert_eq!(parsed.is_some(), check.problems.is_empty());
+        check
+            .problems
+            .iter()
+            .map(|p| (p.at.line() as u32, p.at.column() as u32, p.message.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn fields_are_checked_where_written() {
+        assert_eq!(problems("kind: variable\nname: X\nreplace_with: ~\n"), []);
+        assert_eq!(
+            problems("kind: variable\nname: X\nnmae: Y\n"),
+            [(3, 1, "`nmae` does not apply to a `variable` pattern".into())]
+        );
+        assert_eq!(
+            problems("kind: rest_endpoint\npath: /projects/:id\nprefix: \"yes\"\n"),
+            [(3, 9, "`prefix` takes true or false".into())]
+        );
+        assert_eq!(
+            problems("kind: yaml_key\npath: [a, b]\nfiles: [ci]\n"),
+            [(2, 7, "`path` takes one value".into())]
+        );
+        assert_eq!(
+            problems("kind: toml_key\ntable: runners\n"),
+            [(1, 7, "a `toml_key` pattern needs `key`".into())]
+        );
     }
 }

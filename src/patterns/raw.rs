@@ -8,7 +8,7 @@ use std::fmt;
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
-use serde_saphyr::Spanned;
+use serde_saphyr::{Location, Spanned};
 
 /// A field's value: one scalar, `true`/`false`, or a list of scalars.
 #[derive(Clone, Debug)]
@@ -22,6 +22,9 @@ pub enum RawValue {
 pub struct RawPattern {
     pub kind: Spanned<String>,
     pub fields: Vec<(String, Spanned<RawValue>)>,
+    /// Where each field's name is written, in the order of `fields` (unknown when the pattern
+    /// comes from compiled JSON).
+    pub names_at: Vec<Location>,
 }
 
 impl Serialize for RawValue {
@@ -89,19 +92,25 @@ impl<'de> Deserialize<'de> for RawPattern {
             fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<RawPattern, A::Error> {
                 let mut kind = None;
                 let mut fields = Vec::new();
-                while let Some(name) = m.next_key::<String>()? {
-                    if name == "kind" {
+                let mut names_at = Vec::new();
+                while let Some(name) = m.next_key::<Spanned<String>>()? {
+                    if name.value == "kind" {
                         kind = Some(m.next_value::<Spanned<String>>()?);
                         continue;
                     }
                     let v = m.next_value::<Spanned<MaybeValue>>()?;
                     if let Some(value) = v.value.0 {
                         let spanned = Spanned::new(value, v.referenced, v.defined);
-                        fields.push((name, spanned));
+                        fields.push((name.value, spanned));
+                        names_at.push(name.referenced);
                     }
                 }
                 let kind = kind.ok_or_else(|| de::Error::missing_field("kind"))?;
-                Ok(RawPattern { kind, fields })
+                Ok(RawPattern {
+                    kind,
+                    fields,
+                    names_at,
+                })
             }
         }
         d.deserialize_map(V)

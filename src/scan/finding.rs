@@ -24,7 +24,7 @@ pub enum Status {
 }
 
 impl Status {
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             Status::Removed => "removed",
             Status::Deprecated => "deprecated",
@@ -100,7 +100,8 @@ pub struct Finding {
 impl Finding {
     /// The surface's name, `uplint` for uplint's own findings.
     pub fn surface_name(&self) -> &'static str {
-        self.surface.map_or("uplint", Surface::as_str)
+        self.surface
+            .map_or(super::UnusedSuppression::SURFACE, Surface::as_str)
     }
 
     /// The order of a report: by place, then rule, extent, status and message, so that the

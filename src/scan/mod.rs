@@ -16,7 +16,7 @@ use std::path::PathBuf;
 /// The file model the scan reads files with (kept here for the names the library had).
 pub use crate::syntax::{classify, cmdline, graphql, source, yaml};
 pub use finding::{FileError, Finding, Severity, Status, Summary};
-pub use sink::UNUSED_SUPPRESSION;
+pub use sink::{UNUSED_SUPPRESSION, UnusedSuppression};
 
 use crate::catalog::{Catalog, Entry, Pattern};
 use crate::syntax::FileCtx;

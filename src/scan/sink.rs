@@ -13,8 +13,20 @@ use crate::patterns::Hit;
 use crate::syntax::source::Source;
 use crate::version::{ApiVersion, Milestone};
 
+/// uplint's own rule: a suppression comment that suppresses nothing. Defined once, here; the
+/// reporters describe it from these.
+pub struct UnusedSuppression;
+
+impl UnusedSuppression {
+    pub const ID: &'static str = Status::UnusedSuppression.as_str();
+    pub const TITLE: &'static str = "Suppression comment that suppresses nothing";
+    pub const REPLACEMENT: &'static str = "remove the suppression";
+    /// Where its findings are grouped: uplint itself, not a surface of the platform.
+    pub const SURFACE: &'static str = "uplint";
+}
+
 /// The id of the pseudo-rule of suppressions that suppress nothing.
-pub const UNUSED_SUPPRESSION: &str = "unused-suppression";
+pub const UNUSED_SUPPRESSION: &str = UnusedSuppression::ID;
 
 /// A detector's own judgement of a hit, where the entry's removal does not decide it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -227,7 +239,7 @@ impl<'s> Sink<'s> {
             let p = Place::of(src, id.start, id.end);
             let occurrence = occurrences.entry((usize::MAX, name.clone())).or_insert(0);
             result.findings.push(Finding {
-                id: UNUSED_SUPPRESSION.to_string(),
+                id: UnusedSuppression::ID.to_string(),
                 path: src.path.to_string(),
                 line: p.line,
                 column: p.column,
@@ -238,7 +250,7 @@ impl<'s> Sink<'s> {
                 removed_in: None,
                 matched: name.clone(),
                 message,
-                replacement: Some("remove the suppression".to_string()),
+                replacement: Some(UnusedSuppression::REPLACEMENT.to_string()),
                 source_line: p.source_line,
                 excerpt_column: p.excerpt_column,
                 byte_column: p.byte_column,

@@ -38,7 +38,7 @@ pub use sarif::write as write_sarif;
 use std::collections::BTreeMap;
 
 use crate::catalog::Catalog;
-use crate::scan::{Finding, Report};
+use crate::scan::{Finding, Report, UnusedSuppression};
 use crate::version::{Milestone, ServiceVersion};
 
 /// Render into memory with a writer of a format (for tests and for files written whole).
@@ -81,11 +81,11 @@ pub fn rules_for(report: &Report, catalog: &Catalog) -> BTreeMap<String, Rule> {
             },
             None => Rule {
                 id: f.id.clone(),
-                title: "Suppression comment that suppresses nothing".into(),
-                surface: "uplint".into(),
-                change: "unused-suppression".into(),
+                title: UnusedSuppression::TITLE.into(),
+                surface: UnusedSuppression::SURFACE.into(),
+                change: UnusedSuppression::ID.into(),
                 removed_in: None,
-                replacement: Some("remove the suppression".into()),
+                replacement: Some(UnusedSuppression::REPLACEMENT.into()),
                 notes: None,
                 breaking: false,
             },
