@@ -6,6 +6,7 @@
 
 pub mod catalog;
 pub mod config;
+pub mod fix;
 pub mod output;
 pub mod patterns;
 pub mod render;

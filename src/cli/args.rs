@@ -146,6 +146,18 @@ pub struct ScanArgs {
     /// Worker threads [default: one per core].
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
+
+    /// Apply the safe fixes to the scanned files, then report what remains.
+    #[arg(long)]
+    pub fix: bool,
+
+    /// Apply the unsafe fixes too (implies --fix unless --diff is given).
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+
+    /// Print the fixes as a unified diff and write nothing (exit 1 when there is one).
+    #[arg(long, conflicts_with = "fix")]
+    pub diff: bool,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]

@@ -41,9 +41,21 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
         _ => PathBuf::from("."),
     };
     let started = Instant::now();
-    let report = scanner.scan_paths(&a.paths, &root);
+    let mut report = scanner.scan_paths(&a.paths, &root);
+    let fixes = super::fix::settings(&settings, scanner.options());
+    uplint::fix::apply::attach_report(&mut report, &cat, &root, fixes.range_start);
+    if a.diff {
+        return Ok(super::fix::diff(&scanner, &cat, &report, &root, fixes));
+    }
+    let mut refused = false;
+    if settings.fix == Some(true) {
+        (report, refused) = super::fix::fix(&scanner, &cat, report, &a.paths, &root, fixes);
+    }
     let ctx = context(&report, &cat, scanner.options(), started.elapsed());
     write_reports(cli, a, &report, ctx)?;
+    if refused {
+        return Ok(ExitCode::from(2));
+    }
     Ok(exit_code(
         &report,
         settings.fail_on.unwrap_or_default(),
@@ -90,6 +102,8 @@ fn command_line(a: &ScanArgs, cat: &Catalog) -> Result<Settings, Failure> {
         per_path_ignores: Vec::new(),
         exclude: a.exclude.clone(),
         fail_on: a.fail_on,
+        fix: (a.fix || a.unsafe_fixes).then_some(true),
+        unsafe_fixes: a.unsafe_fixes.then_some(true),
     })
 }
 
