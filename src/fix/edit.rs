@@ -39,7 +39,7 @@ pub fn edits_for(entry: &Entry, f: &Finding, src: &Source) -> Option<(Vec<Edit>,
             && found == moved_key
             && old.contains('.')
             && matches!(src.class.kind, FileKind::Helm | FileKind::Yaml)
-            && !src.class.templated
+            && !is_chart_template(src.path)
         {
             let old_path: Vec<&str> = old.split('.').collect();
             let new_path: Vec<&str> = new.split('.').collect();
@@ -49,6 +49,11 @@ pub fn edits_for(entry: &Entry, f: &Finding, src: &Source) -> Option<(Vec<Edit>,
         }
     }
     None
+}
+
+/// A Helm chart template (not a values file): its keys are not values paths.
+fn is_chart_template(path: &str) -> bool {
+    path.starts_with("templates/") || path.contains("/templates/")
 }
 
 /// The byte offset of a 1-based line and byte column.

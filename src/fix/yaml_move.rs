@@ -125,8 +125,16 @@ pub fn move_key(src: &Source, at: usize, old: &[&str], new: &[&str]) -> Option<V
         Some(&p) => ls[k].indent - ls[p].indent,
         None => 2,
     };
+    // The comment lines right above the key go with it.
+    let mut first = k;
+    while first > 0
+        && ls[first - 1].indent == ls[k].indent
+        && ls[first - 1].text.trim_start().starts_with('#')
+    {
+        first -= 1;
+    }
     // What is removed: the key's lines, then each parent left with nothing else.
-    let (mut rm_first, mut rm_last) = (k, block_end(&ls, k));
+    let (mut rm_first, mut rm_last) = (first, block_end(&ls, k));
     for &p in &chain[1..] {
         let end = block_end(&ls, p);
         let others =
@@ -191,6 +199,13 @@ pub fn move_key(src: &Source, at: usize, old: &[&str], new: &[&str]) -> Option<V
     for seg in &new[matched..new.len() - 1] {
         insert.push_str(&format!("{}{seg}:{eol}", " ".repeat(indent)));
         indent += step;
+    }
+    for c in &ls[first..k] {
+        insert.push_str(&format!(
+            "{}{}{eol}",
+            " ".repeat(indent),
+            &c.text[c.indent..]
+        ));
     }
     let new_key = new.last()?;
     let l = &ls[k];
