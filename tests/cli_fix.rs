@@ -376,3 +376,45 @@ fn a_link_to_a_file_outside_the_scanned_paths_is_not_written() {
         .to_string();
     assert!(message.contains("outside the scanned paths"), "{message}");
 }
+
+#[test]
+fn sarif_results_carry_fixes_and_rdjsonl_diagnostics_suggestions() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.graphql"), QUERY).unwrap();
+    let out = uplint(dir.path(), &["--current", "16.5", "--format", "sarif", "."]);
+    let sarif = json(&out);
+    let fixes = &sarif["runs"][0]["results"][0]["fixes"];
+    assert_eq!(
+        fixes,
+        &serde_json::json!([{
+            "description": {"text": "rename `totalWeight` to `totalIssueWeight` (safe: uplint scan --fix)"},
+            "artifactChanges": [{
+                "artifactLocation": {"uri": "q.graphql", "uriBaseId": "%SRCROOT%"},
+                "replacements": [{
+                    "deletedRegion": {"startLine": 3, "startColumn": 14, "endLine": 3, "endColumn": 25},
+                    "insertedContent": {"text": "totalIssueWeight"},
+                }],
+            }],
+        }])
+    );
+    let out = uplint(
+        dir.path(),
+        &["--current", "16.5", "--format", "rdjsonl", "."],
+    );
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        line["suggestions"],
+        serde_json::json!([{
+            "range": {"start": {"line": 3, "column": 14}, "end": {"line": 3, "column": 25}},
+            "text": "totalIssueWeight",
+        }])
+    );
+    // A finding without a fix has neither.
+    std::fs::write(
+        dir.path().join("q.graphql"),
+        "query { runnerPlatforms { nodes { name } } }\n",
+    )
+    .unwrap();
+    let out = uplint(dir.path(), &["--current", "16.5", "--format", "sarif", "."]);
+    assert!(json(&out)["runs"][0]["results"][0].get("fixes").is_none());
+}

@@ -123,7 +123,7 @@ pub fn applicability(
     };
     match range_start {
         None => unsafe_because(format!(
-            "`{new}` exists since {since}; the lower end of the supported range is unknown (give --min-version or --current)"
+            "`{new}` exists since {since}; the lower end of the supported range is unknown: give --min-version or --current"
         )),
         Some(start) if since > start => unsafe_because(format!(
             "`{new}` exists since {since}; the supported range starts at {start}"
