@@ -418,3 +418,34 @@ fn sarif_results_carry_fixes_and_rdjsonl_diagnostics_suggestions() {
     let out = uplint(dir.path(), &["--current", "16.5", "--format", "sarif", "."]);
     assert!(json(&out)["runs"][0]["results"][0].get("fixes").is_none());
 }
+
+/// The README's `--diff` example is what uplint prints for the `graphql-total-weight` fixture.
+#[test]
+fn the_readme_shows_real_diff_output() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let shown: String = readme
+        .lines()
+        .skip_while(|l| !l.contains("--current 16.5 --diff"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("uplint: "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_uplint"))
+        .current_dir(Path::new(FIXTURES).join("graphql-total-weight/before"))
+        .args([
+            "scan",
+            "--no-config",
+            "--target",
+            "17.0",
+            "--current",
+            "16.5",
+            "--diff",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), shown);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("uplint: 1 fix in 1 file would be applied")
+    );
+}

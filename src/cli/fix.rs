@@ -44,8 +44,8 @@ fn note(s: &str) {
     eprintln!("{s}");
 }
 
-fn plural(n: usize, one: &str) -> String {
-    format!("{n} {one}{}", if n == 1 { "" } else { "s" })
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// `--diff`: print the diff of every file the fixes change; exit 1 when there is one.
@@ -80,14 +80,14 @@ pub fn diff(
     if files > 0 {
         note(&format!(
             "uplint: {} in {} would be applied",
-            plural(applied, "fix"),
-            plural(files, "file")
+            plural(applied, "fix", "fixes"),
+            plural(files, "file", "files")
         ));
     }
     if held > 0 {
         note(&format!(
             "uplint: {} not shown (use --unsafe-fixes)",
-            plural(held, "unsafe fix")
+            plural(held, "unsafe fix", "unsafe fixes")
         ));
     }
     ExitCode::from(u8::from(files > 0))
@@ -131,14 +131,14 @@ pub fn fix(
     apply::attach_report(&mut after, cat, root, fixes.range_start);
     note(&format!(
         "uplint: fixed {} in {}",
-        plural(applied, "finding"),
-        plural(files, "file")
+        plural(applied, "finding", "findings"),
+        plural(files, "file", "files")
     ));
     let held = unsafe_left(&after, fixes);
     if held > 0 {
         note(&format!(
             "uplint: {} not applied (use --unsafe-fixes)",
-            plural(held, "unsafe fix")
+            plural(held, "unsafe fix", "unsafe fixes")
         ));
     }
     let refused = !refusals.is_empty();
