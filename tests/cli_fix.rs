@@ -164,7 +164,7 @@ fn every_entry_with_a_replacement_has_a_fixture_pair() {
     let missing: Vec<&str> = cat
         .entries()
         .iter()
-        .filter(|e| e.patterns.iter().any(|p| p.rename().is_some()))
+        .filter(|e| !uplint::fix::replacements(e).is_empty())
         .map(|e| e.id.as_str())
         .filter(|id| !Path::new(FIXTURES).join(id).join("before").is_dir())
         .collect();

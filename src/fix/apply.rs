@@ -82,7 +82,7 @@ impl FileText {
 /// Does the data define a fix for any finding of this entry id?
 fn fixable(cat: &Catalog, id: &str) -> bool {
     cat.get(id)
-        .is_some_and(|e| e.patterns.iter().any(|p| p.rename().is_some()))
+        .is_some_and(|e| !super::replacements(e).is_empty())
 }
 
 /// Give the findings of a report their fixes, reading each file that has a fixable finding.

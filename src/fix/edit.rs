@@ -4,6 +4,7 @@
 
 use super::Edit;
 use super::yaml_move;
+
 use crate::catalog::Entry;
 use crate::scan::Finding;
 use crate::syntax::FileKind;
@@ -17,6 +18,14 @@ pub fn edits_for(entry: &Entry, f: &Finding, src: &Source) -> Option<(Vec<Edit>,
     let end = offset(src.text, f.end_line, f.end_byte_column)?;
     let found = src.text.get(start..end)?;
     for p in &entry.patterns {
+        if let Some((old, new)) = super::inverted(p) {
+            if found == old {
+                let edits = super::invert::invert(src, start, end, new)?;
+                let what = format!("replace `{old}` by `{new}` with the negated value");
+                return Some((edits, what, new.to_string()));
+            }
+            continue;
+        }
         let Some((old, new)) = p.rename() else {
             continue;
         };

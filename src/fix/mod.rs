@@ -13,6 +13,7 @@
 pub mod apply;
 pub mod diff;
 mod edit;
+mod invert;
 mod yaml_move;
 
 use serde::Serialize;
@@ -132,9 +133,29 @@ pub fn applicability(
     }
 }
 
+/// The mechanical replacements the data defines for an entry: (old, new), a rename or move
+/// (`replace_with`) or a field replaced by its negation (`replace_inverted`).
+pub fn replacements(entry: &Entry) -> Vec<(String, &str)> {
+    entry
+        .patterns
+        .iter()
+        .filter_map(|p| p.rename().or_else(|| inverted(p)))
+        .collect()
+}
+
+/// A REST field replaced by one holding the negated boolean.
+fn inverted(p: &crate::patterns::Pattern) -> Option<(String, &str)> {
+    match p {
+        crate::patterns::Pattern::RestField(f) => {
+            Some((f.name.clone(), f.replace_inverted.as_deref()?))
+        }
+        _ => None,
+    }
+}
+
 /// What `explain` says of an entry's fixes: the rule as it applies to this entry.
 pub fn explain(entry: &Entry) -> Option<String> {
-    let renames: Vec<(String, &str)> = entry.patterns.iter().filter_map(|p| p.rename()).collect();
+    let renames = replacements(entry);
     let (_, new) = renames.first()?;
     Some(match applicability(entry, new, None) {
         (_, Some(why))
