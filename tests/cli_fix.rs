@@ -449,3 +449,45 @@ fn the_readme_shows_real_diff_output() {
         String::from_utf8_lossy(&out.stderr).contains("uplint: 1 fix in 1 file would be applied")
     );
 }
+
+/// A fix that would make the file fail to parse is not applied (an in-house entry whose
+/// replacement is no GraphQL name), and files not scanned are never touched.
+#[test]
+fn a_fix_that_breaks_the_parse_is_left_out_and_unscanned_files_stay() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("entries.yml"),
+        "schema_version: 1\nentries:\n  - id: inhouse-weight-total\n    title: weightTotal\n    surface: graphql\n    change: renamed\n    removed_in: \"17.0\"\n    replacement: weight\n    replacement_available_in: \"16.0\"\n    spec: [\"in-house\"]\n    patterns:\n      - {kind: graphql, element: field, name: weightTotal, replace_with: \"weight {\"}\n",
+    )
+    .unwrap();
+    let broken = "query { group(fullPath: \"g\") { weightTotal } }\n";
+    std::fs::write(dir.path().join("a.graphql"), broken).unwrap();
+    std::fs::write(dir.path().join("b.graphql"), QUERY).unwrap();
+    let data = dir.path().join("entries.yml");
+    let out = uplint(
+        dir.path(),
+        &[
+            "--data",
+            data.to_str().unwrap(),
+            "--current",
+            "16.5",
+            "--format",
+            "json",
+            "--fix",
+            "a.graphql",
+        ],
+    );
+    let report = json(&out);
+    assert_eq!(
+        report["findings"][0]["id"], "inhouse-weight-total",
+        "{report}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("a.graphql")).unwrap(),
+        broken
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("b.graphql")).unwrap(),
+        QUERY
+    );
+}

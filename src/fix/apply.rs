@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use super::{Applicability, Edit, Fix, attach};
 use crate::catalog::Catalog;
 use crate::scan::{FileError, Finding, Report, Scanner, classify};
+use crate::syntax::FileCtx;
 use crate::syntax::classify::Class;
 use crate::syntax::source::Source;
 use crate::version::ServiceVersion;
@@ -130,10 +131,10 @@ pub fn fix_text(scanner: &Scanner, cat: &Catalog, file: &FileText, settings: Fix
             break;
         }
         let all = apply_edits(&text, fixes.iter().flat_map(|f| &f.edits));
-        let (next, n) = if parses(scanner, file, &all, problems) {
+        let (next, n) = if parses(file, &all, problems) {
             (all, fixes.len())
         } else {
-            one_by_one(scanner, file, &text, &fixes, problems)
+            one_by_one(file, &text, &fixes, problems)
         };
         if n == 0 {
             break;
@@ -144,7 +145,7 @@ pub fn fix_text(scanner: &Scanner, cat: &Catalog, file: &FileText, settings: Fix
     Fixed { text, applied }
 }
 
-/// The allowed fixes of a text that do not overlap (first come first), and its problem count.
+/// The allowed fixes of a text that do not overlap (first come first), and its parse errors.
 fn fixes_of(
     scanner: &Scanner,
     cat: &Catalog,
@@ -170,30 +171,35 @@ fn fixes_of(
             fixes.push(fix);
         }
     }
-    (fixes, result.errors.len())
+    (fixes, parse_errors(file, text))
 }
 
-fn parses(scanner: &Scanner, file: &FileText, text: &str, problems: usize) -> bool {
-    scanner
-        .scan_class(&file.shown, file.class, text)
-        .errors
-        .len()
-        <= problems
+/// Does the text parse at least as well as before (`problems`: its parse errors then)?
+fn parses(file: &FileText, text: &str, problems: usize) -> bool {
+    parse_errors(file, text) <= problems
 }
 
-fn one_by_one(
-    scanner: &Scanner,
-    file: &FileText,
-    text: &str,
-    fixes: &[Fix],
-    problems: usize,
-) -> (String, usize) {
+/// The parse errors of a text: of its GraphQL documents and, for YAML, of the YAML (parsed
+/// whether or not the scan would have looked at it).
+fn parse_errors(file: &FileText, text: &str) -> usize {
+    let src = Source::new(&file.shown, text, file.class);
+    let ctx = FileCtx::new(&src);
+    ctx.graphql();
+    let mut n = ctx.graphql_errors().len();
+    if ctx.is_yaml() {
+        ctx.yaml();
+        n += usize::from(ctx.yaml_error().is_some());
+    }
+    n
+}
+
+fn one_by_one(file: &FileText, text: &str, fixes: &[Fix], problems: usize) -> (String, usize) {
     // Later fixes first, so that the offsets of the earlier ones stay valid.
     let mut out = text.to_string();
     let mut n = 0;
     for fix in fixes.iter().rev() {
         let next = apply_edits(&out, &fix.edits);
-        if parses(scanner, file, &next, problems) {
+        if parses(file, &next, problems) {
             out = next;
             n += 1;
         }
