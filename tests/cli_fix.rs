@@ -278,6 +278,35 @@ fn fix_true_in_the_configuration_fixes() {
 }
 
 #[test]
+fn unsafe_fixes_in_the_configuration_alone_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("q.graphql"), QUERY).unwrap();
+    std::fs::write(
+        dir.path().join(".uplint.yml"),
+        "target: \"17.0\"\ncurrent: \"16.0\"\nunsafe-fixes: true\n",
+    )
+    .unwrap();
+    let scan = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_uplint"))
+            .current_dir(dir.path())
+            .arg("scan")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(scan(&["."]).status.code(), Some(1), "the finding remains");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("q.graphql")).unwrap(),
+        QUERY
+    );
+    // It widens --diff and --fix.
+    let diff = scan(&["--diff", "."]);
+    assert!(String::from_utf8_lossy(&diff.stdout).contains("+    issues { totalIssueWeight }"));
+    succeeded(&scan(&["--fix", "."]));
+    assert_fixed(&dir.path().join("q.graphql"));
+}
+
+#[test]
 fn crlf_and_a_byte_order_mark_are_kept() {
     let dir = tempfile::tempdir().unwrap();
     let q = dir.path().join("q.graphql");
