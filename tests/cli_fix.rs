@@ -259,50 +259,45 @@ fn the_supported_range_decides_whether_a_rename_is_safe() {
     assert_fixed(&q);
 }
 
-#[test]
-fn fix_true_in_the_configuration_fixes() {
+/// A tree with `q.graphql` (totalWeight) and a `.uplint.yml` for 16.0 → 17.0 with `settings`.
+fn configured(settings: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("q.graphql"), QUERY).unwrap();
-    std::fs::write(
-        dir.path().join(".uplint.yml"),
-        "target: \"17.0\"\ncurrent: \"16.0\"\nfix: true\nunsafe-fixes: true\n",
-    )
-    .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_uplint"))
-        .current_dir(dir.path())
-        .args(["scan", "."])
+    let config = format!("target: \"17.0\"\ncurrent: \"16.0\"\n{settings}");
+    std::fs::write(dir.path().join(".uplint.yml"), config).unwrap();
+    dir
+}
+
+/// `uplint scan ARGS` with the tree's own configuration.
+fn scan_configured(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_uplint"))
+        .current_dir(dir)
+        .arg("scan")
+        .args(args)
         .output()
-        .unwrap();
-    succeeded(&out);
+        .unwrap()
+}
+
+#[test]
+fn fix_true_in_the_configuration_fixes() {
+    let dir = configured("fix: true\nunsafe-fixes: true\n");
+    succeeded(&scan_configured(dir.path(), &["."]));
     assert_fixed(&dir.path().join("q.graphql"));
 }
 
 #[test]
 fn unsafe_fixes_in_the_configuration_alone_writes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("q.graphql"), QUERY).unwrap();
-    std::fs::write(
-        dir.path().join(".uplint.yml"),
-        "target: \"17.0\"\ncurrent: \"16.0\"\nunsafe-fixes: true\n",
-    )
-    .unwrap();
-    let scan = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_uplint"))
-            .current_dir(dir.path())
-            .arg("scan")
-            .args(args)
-            .output()
-            .unwrap()
-    };
-    assert_eq!(scan(&["."]).status.code(), Some(1), "the finding remains");
+    let dir = configured("unsafe-fixes: true\n");
+    let out = scan_configured(dir.path(), &["."]);
+    assert_eq!(out.status.code(), Some(1), "the finding remains");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("q.graphql")).unwrap(),
         QUERY
     );
     // It widens --diff and --fix.
-    let diff = scan(&["--diff", "."]);
+    let diff = scan_configured(dir.path(), &["--diff", "."]);
     assert!(String::from_utf8_lossy(&diff.stdout).contains("+    issues { totalIssueWeight }"));
-    succeeded(&scan(&["--fix", "."]));
+    succeeded(&scan_configured(dir.path(), &["--fix", "."]));
     assert_fixed(&dir.path().join("q.graphql"));
 }
 
