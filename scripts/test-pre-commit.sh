@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The real pre-commit framework runs uplint's hook from this repository (`pre-commit try-repo`)
 # on a throwaway git repository: a commit that adds CI_JOB_JWT_V2 is blocked, the fixed one
-# goes through.
+# goes through; the `uplint-fix` hook fixes a renamed GraphQL field and fails once, then passes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
@@ -45,3 +45,26 @@ git add .gitlab-ci.yml
 pre-commit try-repo "$repo" uplint
 git commit --quiet -m "deploy with ID tokens"
 echo "pre-commit: blocked CI_JOB_JWT_V2, passed the fix"
+
+# uplint-fix: the hook rewrites totalWeight (safe: the range starts at 16.5) and fails because
+# it changed the file; with the fix added, it passes.
+cat > .uplint.yml <<'YML'
+target: "17.0"
+current: "16.5"
+YML
+mkdir -p queries
+query='query { group(fullPath: "g") { issues { totalWeight } } }'
+echo "$query" > queries/weight.graphql
+git add .uplint.yml queries/weight.graphql
+if pre-commit try-repo "$repo" uplint-fix > out.txt 2>&1; then
+  cat out.txt
+  echo "pre-commit: uplint-fix passed although it changed a file" >&2
+  exit 1
+fi
+cat out.txt
+fixed='query { group(fullPath: "g") { issues { totalIssueWeight } } }'
+[ "$(cat queries/weight.graphql)" = "$fixed" ] || { echo "pre-commit: the file was not fixed: $(cat queries/weight.graphql)" >&2; exit 1; }
+git add queries/weight.graphql
+pre-commit try-repo "$repo" uplint-fix
+git commit --quiet -m "total issue weight"
+echo "pre-commit: uplint-fix fixed the file, failed once, then passed"

@@ -16,8 +16,10 @@ fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 n=0
-for dir in tests/fixtures/scan/*/ examples/upgrade-audit/; do
+# The fix fixtures' before trees give results with fixes (multi-line YAML moves among them).
+for dir in tests/fixtures/scan/*/ examples/upgrade-audit/ tests/fixtures/fix/*/before/; do
   name="$(basename "$dir")"
+  [ "$name" = before ] && name="fix-$(basename "$(dirname "$dir")")"
   (cd "$dir" && "$bin" scan --no-config --format sarif --output "$work/$name.sarif" --fail-on never .)
   "$tool" validate "$work/$name.sarif" --output "$work/$name.validation.sarif" --log ForceOverwrite >/dev/null
   n=$((n + 1))

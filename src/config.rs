@@ -13,6 +13,8 @@
 //! data: [deprecations/]   # extra data files, relative to this file
 //! fail-on: warning        # error (default), warning or never
 //! baseline: uplint-baseline.json   # hide the findings it records, relative to this file
+//! fix: true               # apply the safe fixes (as --fix)
+//! unsafe-fixes: true      # with fix (or --fix, --diff): the unsafe fixes too
 //! ```
 
 use std::collections::BTreeMap;
@@ -49,6 +51,8 @@ struct Raw {
     data: Option<Vec<S>>,
     fail_on: Option<S>,
     baseline: Option<S>,
+    fix: Option<bool>,
+    unsafe_fixes: Option<bool>,
 }
 
 /// When findings make `uplint scan` exit with status 1 (`fail-on:`, `--fail-on`).
@@ -73,6 +77,10 @@ pub struct Settings {
     pub per_path_ignores: Vec<(String, Vec<String>)>,
     pub exclude: Vec<String>,
     pub fail_on: Option<FailOn>,
+    /// Apply the safe fixes (`fix:`, `--fix`).
+    pub fix: Option<bool>,
+    /// Apply the unsafe fixes too (`unsafe-fixes:`, `--unsafe-fixes`).
+    pub unsafe_fixes: Option<bool>,
 }
 
 impl Settings {
@@ -95,6 +103,8 @@ impl Settings {
         self.per_path_ignores
             .splice(0..0, over.per_path_ignores.iter().cloned());
         self.fail_on = over.fail_on.or(self.fail_on);
+        self.fix = over.fix.or(self.fix);
+        self.unsafe_fixes = over.unsafe_fixes.or(self.unsafe_fixes);
     }
 }
 
@@ -306,6 +316,8 @@ impl Config {
             min_version: check.version(&raw.min_version, "min-version"),
             api_v5: check.api_v5(&raw.api),
             fail_on: check.fail_on(&raw.fail_on),
+            fix: raw.fix,
+            unsafe_fixes: raw.unsafe_fixes,
             exclude: check.globs(&raw.exclude),
             select: strings(&raw.select),
             ignore: strings(&raw.ignore),

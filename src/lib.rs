@@ -7,6 +7,7 @@
 pub mod baseline;
 pub mod catalog;
 pub mod config;
+pub mod fix;
 pub mod fleet;
 pub mod output;
 pub mod patterns;

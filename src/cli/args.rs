@@ -159,6 +159,18 @@ pub struct ScanArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 
+    /// Apply the safe fixes to the scanned files, then report what remains.
+    #[arg(long)]
+    pub fix: bool,
+
+    /// Apply the unsafe fixes too (implies --fix unless --diff is given).
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+
+    /// Print the fixes as a unified diff and write nothing (exit 1 when there is one).
+    #[arg(long, conflicts_with = "fix")]
+    pub diff: bool,
+
     /// Scan only shard I of N of the files (a stable hash of each path relative to the root), or
     /// `auto`: GitLab's CI_NODE_INDEX/CI_NODE_TOTAL of a `parallel:` job.
     #[arg(long, value_name = "I/N|auto")]

@@ -1,6 +1,7 @@
 //! Wiring: parse the command line, load the catalog, run a command, print, choose the exit status.
 
 pub mod args;
+mod fix;
 mod merge;
 mod query;
 mod scan;

@@ -55,6 +55,15 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     let started = Instant::now();
     let mut report = scanner.scan_paths(&a.paths, &root);
     let elapsed = started.elapsed();
+    let fixes = super::fix::settings(&settings, scanner.options());
+    uplint::fix::apply::attach_report(&mut report, &cat, &root, fixes.range_start);
+    if a.diff {
+        return Ok(super::fix::diff(&scanner, &cat, &report, &root, fixes));
+    }
+    let mut refused = false;
+    if settings.fix == Some(true) {
+        (report, refused) = super::fix::fix(&scanner, &cat, report, &a.paths, &root, fixes);
+    }
     if let Some(path) = &a.write_baseline {
         write_file(path, &baseline::render(&report))?;
     }
@@ -63,6 +72,9 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     ctx.origin = origin(a, &cat, scanner.options(), &root);
     ctx.baseline = baseline;
     write_reports(cli, a, &report, ctx)?;
+    if refused {
+        return Ok(ExitCode::from(2));
+    }
     Ok(exit_code(
         &report,
         settings.fail_on.unwrap_or_default(),
@@ -127,6 +139,8 @@ fn command_line(a: &ScanArgs, cat: &Catalog) -> Result<Settings, Failure> {
         per_path_ignores: Vec::new(),
         exclude: a.exclude.clone(),
         fail_on: a.fail_on,
+        fix: (a.fix || a.unsafe_fixes).then_some(true),
+        unsafe_fixes: a.unsafe_fixes.then_some(true),
     })
 }
 

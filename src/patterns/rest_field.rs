@@ -20,17 +20,21 @@ pub struct RestField {
     pub values: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replace_with: Option<String>,
+    /// The field that replaces this one with the negated boolean (`active` → `paused`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replace_inverted: Option<String>,
 }
 
 impl PatternKind for RestField {
     const NAME: &'static str = "rest_field";
     const REQUIRED: &'static [&'static str] = &["name", "endpoints"];
-    const OPTIONAL: &'static [&'static str] = &["values", "replace_with"];
+    const OPTIONAL: &'static [&'static str] = &["values", "replace_with", "replace_inverted"];
     const MATCHES: &'static str = "a request or response field where its endpoint is used";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let values = f.values();
         let replace_with = f.opt_non_empty("replace_with");
+        let replace_inverted = f.opt_non_empty("replace_inverted");
         let name = f.text("name")?;
         let endpoints = f.list("endpoints")?;
         if endpoints.is_empty() {
@@ -55,6 +59,7 @@ impl PatternKind for RestField {
             endpoints: eps,
             values: values?,
             replace_with: replace_with?,
+            replace_inverted: replace_inverted?,
         })
     }
 

@@ -73,6 +73,9 @@ pub struct Finding {
     pub matched: String,
     pub message: String,
     pub replacement: Option<String>,
+    /// The edits that apply the replacement, where the data defines them (see [`crate::fix`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<crate::fix::Fix>,
     /// The source line of the finding, without its line break; a long line is cut to an
     /// excerpt around the match, which starts at `excerpt_column` (1 for a whole line).
     #[serde(skip)]

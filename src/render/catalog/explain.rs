@@ -69,6 +69,9 @@ pub fn render(e: &Entry) -> String {
             out.push_str(&format!("    - before: {before}\n      after:  {after}\n"));
         }
     }
+    if let Some(rule) = crate::fix::explain(e) {
+        out.push_str(&format!("\n  fix (uplint scan --fix): {rule}\n"));
+    }
     out.push_str(&format!(
         "\n  source: {} (spec: {})\n",
         e.source,

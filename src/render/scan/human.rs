@@ -96,6 +96,10 @@ fn finding(f: &Finding, st: &Style, out: &mut dyn Write) -> io::Result<()> {
     if let Some(r) = &f.replacement {
         writeln!(out, "  {pad} = {} {r}", st.paint("1", "replacement:"))?;
     }
+    if let Some(fix) = &f.fix {
+        let text = super::fixes::summary(fix);
+        writeln!(out, "  {pad} = {} {text}", st.paint("1", "fix:"))?;
+    }
     writeln!(out, "  {pad} = at {}:{}:{}", f.path, f.line, f.column)
 }
 

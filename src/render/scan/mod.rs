@@ -3,6 +3,7 @@
 
 mod codequality;
 mod concise;
+mod fixes;
 mod github;
 mod html;
 mod human;

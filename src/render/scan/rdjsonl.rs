@@ -14,7 +14,7 @@ pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         if let Some(r) = &f.replacement {
             message.push_str(&format!(". Replacement: {r}"));
         }
-        let d = json!({
+        let mut d = json!({
             "message": message,
             "location": {
                 "path": f.path,
@@ -31,6 +31,7 @@ pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             "source": {"name": "uplint", "url": INFORMATION_URI},
             "code": {"value": f.id},
         });
+        super::fixes::insert(&mut d, "suggestions", super::fixes::rdjsonl(f));
         out.write_all(
             serde_json::to_string(&d)
                 .expect("diagnostics serialize")

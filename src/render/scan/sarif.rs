@@ -82,7 +82,7 @@ pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<
             if let Some(r) = &f.replacement {
                 message.push_str(&format!(". Replacement: {r}"));
             }
-            json!({
+            let mut result = json!({
                 "ruleId": f.id,
                 "ruleIndex": rule_ids.iter().position(|r| **r == f.id).unwrap_or(0),
                 "level": level(f.severity),
@@ -100,7 +100,9 @@ pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<
                 }],
                 "partialFingerprints": {"primaryLocationLineHash": fingerprint(f)},
                 "properties": {"status": f.status.as_str(), "removedIn": f.removed_in},
-            })
+            });
+            super::fixes::insert(&mut result, "fixes", super::fixes::sarif(f));
+            result
         })
         .collect();
     let doc = json!({

@@ -1,0 +1,344 @@
+//! Applying fixes: per file, in memory, round after round (each round re-scans the text and
+//! takes the fixes whose edits do not overlap those taken before it), then one atomic write
+//! per file that keeps what the file was (permissions, line endings, byte order mark, final
+//! line break) and refuses a file that changed since it was read, cannot be written, or is a
+//! link to a file outside the scanned paths.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::{Applicability, Edit, Fix, attach};
+use crate::catalog::Catalog;
+use crate::scan::{FileError, Finding, Report, Scanner, classify};
+use crate::syntax::FileCtx;
+use crate::syntax::classify::Class;
+use crate::syntax::source::Source;
+use crate::version::ServiceVersion;
+
+/// How many times a file is re-scanned and fixed at most.
+pub const MAX_ROUNDS: usize = 10;
+
+const BOM: &str = "\u{FEFF}";
+
+/// Which fixes to apply, for which range.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FixSettings {
+    /// Apply unsafe fixes too (`--unsafe-fixes`).
+    pub unsafe_fixes: bool,
+    /// The lower end of the supported range (`--min-version`, else `--current`).
+    pub range_start: Option<ServiceVersion>,
+}
+
+impl FixSettings {
+    pub fn allows(&self, fix: &Fix) -> bool {
+        fix.applicability == Applicability::Safe || self.unsafe_fixes
+    }
+}
+
+/// A file as read for fixing: its bytes, and its text with the byte order mark set apart.
+pub struct FileText {
+    /// Path shown in findings (relative to the scanned root).
+    pub shown: String,
+    /// Where it is on disk.
+    pub path: PathBuf,
+    pub class: Class,
+    pub bytes: Vec<u8>,
+    pub bom: bool,
+    pub text: String,
+}
+
+impl FileText {
+    /// Read a file the scan reported. `None`: not a UTF-8 text file uplint classifies (such a
+    /// file gets no fix).
+    pub fn read(shown: &str, root: &Path) -> Option<FileText> {
+        let path = root.join(shown);
+        let class = classify::classify(&path.to_string_lossy().replace('\\', "/"))?;
+        let bytes = std::fs::read(&path).ok()?;
+        let (bom, body) = match bytes.strip_prefix(BOM.as_bytes()) {
+            Some(rest) => (true, rest),
+            None => (false, &bytes[..]),
+        };
+        let text = std::str::from_utf8(body).ok()?.to_string();
+        Some(FileText {
+            shown: shown.to_string(),
+            path,
+            class,
+            bom,
+            text,
+            bytes,
+        })
+    }
+
+    /// The bytes of the file with `text` as its text.
+    pub fn bytes_of(&self, text: &str) -> Vec<u8> {
+        let mut out = Vec::with_capacity(text.len() + 3);
+        if self.bom {
+            out.extend_from_slice(BOM.as_bytes());
+        }
+        out.extend_from_slice(text.as_bytes());
+        out
+    }
+}
+
+/// Does the data define a fix for any finding of this entry id?
+fn fixable(cat: &Catalog, id: &str) -> bool {
+    cat.get(id)
+        .is_some_and(|e| !super::replacements(e).is_empty())
+}
+
+/// Give the findings of a report their fixes, reading each file that has a fixable finding.
+pub fn attach_report(
+    report: &mut Report,
+    cat: &Catalog,
+    root: &Path,
+    range_start: Option<ServiceVersion>,
+) {
+    let mut by_path: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, f) in report.findings.iter().enumerate() {
+        if fixable(cat, &f.id) {
+            by_path.entry(f.path.clone()).or_default().push(i);
+        }
+    }
+    for (path, idx) in by_path {
+        let Some(file) = FileText::read(&path, root) else {
+            continue;
+        };
+        let src = Source::new(&file.shown, &file.text, file.class);
+        let mut mine: Vec<Finding> = idx.iter().map(|&i| report.findings[i].clone()).collect();
+        attach(cat, &src, &mut mine, range_start);
+        for (i, f) in idx.into_iter().zip(mine) {
+            report.findings[i] = f;
+        }
+    }
+}
+
+/// The result of fixing one file's text.
+pub struct Fixed {
+    pub text: String,
+    /// How many fixes were applied.
+    pub applied: usize,
+}
+
+/// Fix a file's text: re-scan, take the allowed fixes that do not overlap, apply them, until
+/// no fix applies or [`MAX_ROUNDS`]. A batch that makes the file fail to parse (more problems
+/// than before) is retried one fix at a time, and a fix that breaks it is left out.
+pub fn fix_text(scanner: &Scanner, cat: &Catalog, file: &FileText, settings: FixSettings) -> Fixed {
+    let mut text = file.text.clone();
+    let mut applied = 0;
+    for _ in 0..MAX_ROUNDS {
+        let (fixes, problems) = fixes_of(scanner, cat, file, &text, settings);
+        if fixes.is_empty() {
+            break;
+        }
+        let all = apply_edits(&text, fixes.iter().flat_map(|f| &f.edits));
+        let (next, n) = if parses(file, &all, problems) {
+            (all, fixes.len())
+        } else {
+            one_by_one(file, &text, &fixes, problems)
+        };
+        if n == 0 {
+            break;
+        }
+        text = next;
+        applied += n;
+    }
+    Fixed { text, applied }
+}
+
+/// The allowed fixes of a text that do not overlap (first come first), and its parse errors.
+fn fixes_of(
+    scanner: &Scanner,
+    cat: &Catalog,
+    file: &FileText,
+    text: &str,
+    settings: FixSettings,
+) -> (Vec<Fix>, usize) {
+    let mut result = scanner.scan_class(&file.shown, file.class, text);
+    let src = Source::new(&file.shown, text, file.class);
+    attach(cat, &src, &mut result.findings, settings.range_start);
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    let mut fixes = Vec::new();
+    for fix in result.findings.into_iter().filter_map(|f| f.fix) {
+        if !settings.allows(&fix) {
+            continue;
+        }
+        let clear = fix
+            .edits
+            .iter()
+            .all(|e| taken.iter().all(|&(s, t)| e.end < s || t < e.start));
+        if clear {
+            taken.extend(fix.edits.iter().map(|e| (e.start, e.end)));
+            fixes.push(fix);
+        }
+    }
+    (fixes, parse_errors(file, text))
+}
+
+/// Does the text parse at least as well as before (`problems`: its parse errors then)?
+fn parses(file: &FileText, text: &str, problems: usize) -> bool {
+    parse_errors(file, text) <= problems
+}
+
+/// The parse errors of a text: of its GraphQL documents and, for YAML, of the YAML (parsed
+/// whether or not the scan would have looked at it).
+fn parse_errors(file: &FileText, text: &str) -> usize {
+    let src = Source::new(&file.shown, text, file.class);
+    let ctx = FileCtx::new(&src);
+    ctx.graphql();
+    let mut n = ctx.graphql_errors().len();
+    if ctx.is_yaml() {
+        ctx.yaml();
+        n += usize::from(ctx.yaml_error().is_some());
+    }
+    n
+}
+
+fn one_by_one(file: &FileText, text: &str, fixes: &[Fix], problems: usize) -> (String, usize) {
+    // Later fixes first, so that the offsets of the earlier ones stay valid.
+    let mut out = text.to_string();
+    let mut n = 0;
+    for fix in fixes.iter().rev() {
+        let next = apply_edits(&out, &fix.edits);
+        if parses(file, &next, problems) {
+            out = next;
+            n += 1;
+        }
+    }
+    (out, n)
+}
+
+/// Apply edits that do not overlap.
+pub fn apply_edits<'e>(text: &str, edits: impl IntoIterator<Item = &'e Edit>) -> String {
+    let mut edits: Vec<&Edit> = edits.into_iter().collect();
+    edits.sort_by_key(|e| (e.start, e.end));
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for e in edits {
+        out.push_str(&text[at..e.start]);
+        out.push_str(&e.replacement);
+        at = e.end;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// Why a fixed file was not written.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refusal {
+    Changed,
+    ReadOnly,
+    LinkOutside(PathBuf),
+    Io(String),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            Refusal::Changed => f.write_str("changed since it was scanned: not fixed"),
+            Refusal::ReadOnly => f.write_str("is read-only: not fixed"),
+            Refusal::LinkOutside(t) => write!(
+                f,
+                "is a symbolic link to {}, outside the scanned paths: not fixed",
+                t.display()
+            ),
+            Refusal::Io(e) => write!(f, "cannot be written: {e}: not fixed"),
+        }
+    }
+}
+
+/// Write `content` to the file at `path` in one atomic replacement keeping its permissions,
+/// unless it no longer holds `expected` (what the fixes were computed from), is read-only, or
+/// is a symbolic link whose target is not inside one of `scanned` (canonical paths): a link
+/// inside is written through and stays a link.
+pub fn write_fixed(
+    path: &Path,
+    expected: &[u8],
+    content: &[u8],
+    scanned: &[PathBuf],
+) -> Result<(), Refusal> {
+    let io = |e: std::io::Error| Refusal::Io(e.to_string());
+    let meta = std::fs::symlink_metadata(path).map_err(io)?;
+    let target = if meta.file_type().is_symlink() {
+        let t = std::fs::canonicalize(path).map_err(io)?;
+        if !scanned.iter().any(|s| t.starts_with(s)) {
+            return Err(Refusal::LinkOutside(t));
+        }
+        t
+    } else {
+        path.to_path_buf()
+    };
+    let meta = std::fs::metadata(&target).map_err(io)?;
+    if meta.permissions().readonly() {
+        return Err(Refusal::ReadOnly);
+    }
+    if std::fs::read(&target).map_err(io)? != expected {
+        return Err(Refusal::Changed);
+    }
+    crate::output::replace_file(&target, |w| w.write_all(content))
+        .map_err(|e| Refusal::Io(e.to_string()))
+}
+
+/// A file error for a refused write.
+pub fn refused(shown: &str, why: &Refusal) -> FileError {
+    FileError {
+        path: shown.to_string(),
+        message: why.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_changed_since_it_was_read_is_not_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("q.graphql");
+        std::fs::write(&p, "{ totalWeight }\n").unwrap();
+        let read = std::fs::read(&p).unwrap();
+        std::fs::write(&p, "{ totalWeight title }\n").unwrap();
+        let r = write_fixed(&p, &read, b"{ totalIssueWeight }\n", &[]);
+        assert_eq!(r, Err(Refusal::Changed));
+        assert_eq!(
+            std::fs::read_to_string(&p).unwrap(),
+            "{ totalWeight title }\n"
+        );
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary file left"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_out_of_the_scanned_paths_is_not_written_and_one_inside_is_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (inside, outside) = (root.join("in"), root.join("out"));
+        std::fs::create_dir_all(&inside).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("t.graphql"), "a\n").unwrap();
+        std::fs::write(inside.join("t.graphql"), "a\n").unwrap();
+        std::os::unix::fs::symlink(outside.join("t.graphql"), inside.join("out.graphql")).unwrap();
+        std::os::unix::fs::symlink(inside.join("t.graphql"), inside.join("in.graphql")).unwrap();
+        let scanned = [inside.clone()];
+        let r = write_fixed(&inside.join("out.graphql"), b"a\n", b"b\n", &scanned);
+        assert!(matches!(r, Err(Refusal::LinkOutside(_))));
+        assert_eq!(
+            std::fs::read_to_string(outside.join("t.graphql")).unwrap(),
+            "a\n"
+        );
+        write_fixed(&inside.join("in.graphql"), b"a\n", b"b\n", &scanned).unwrap();
+        assert!(
+            std::fs::symlink_metadata(inside.join("in.graphql"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(
+            std::fs::read_to_string(inside.join("t.graphql")).unwrap(),
+            "b\n"
+        );
+    }
+}
