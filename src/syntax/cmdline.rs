@@ -86,7 +86,9 @@ pub fn find(text: &str, program: &str, subcommand: &str, yaml: bool) -> Vec<Comm
     starts.extend(program_variables(text, program));
     starts.sort_unstable();
     for (at, end) in starts {
-        let Some((sub, args)) = command_at(text, at, end, yaml, Sub::Named(subcommand)) else {
+        let found = command_at(text, at, end, yaml, Sub::Named(subcommand))
+            .or_else(|| image_subcommand(text, at, subcommand));
+        let Some((sub, args)) = found else {
             continue;
         };
         out.push(Command {
@@ -161,6 +163,220 @@ fn command_at(
     };
     let w = it.by_ref().find(|w| !w.text.starts_with('-'))?;
     (w.text == name).then(|| (w, it.collect()))
+}
+
+/// The line of `at`: (start, end).
+fn line_around(b: &[u8], at: usize) -> (usize, usize) {
+    let s = b[..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    let e = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
+    (s, e)
+}
+
+/// The column of a YAML key on the line `s..e` (after indentation and `- `), and the key.
+fn yaml_key(b: &[u8], s: usize, e: usize) -> Option<(usize, &[u8])> {
+    let line = &b[s..e];
+    let mut col = indent_of(line);
+    if line[col..].starts_with(b"- ") {
+        col += 2;
+        col += indent_of(&line[col..]);
+    }
+    let rest = &line[col..];
+    let n = rest
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+        .count();
+    (n > 0 && rest.get(n) == Some(&b':')).then(|| (col, &rest[..n]))
+}
+
+fn indent_of(line: &[u8]) -> usize {
+    line.iter().take_while(|&&c| c == b' ').count()
+}
+
+/// For a program named in a YAML `image:` value (a compose service, a container), the words of
+/// the `command:` or `args:` next to it: a string, a flow list or a block list.
+fn image_command(text: &str, at: usize) -> Option<Vec<Word>> {
+    let b = text.as_bytes();
+    let (s, e) = line_around(b, at);
+    let (col, key) = yaml_key(b, s, e)?;
+    if key != b"image" {
+        return None;
+    }
+    // The sibling keys: the lines around at the same column, within the mapping.
+    let mut siblings = Vec::new();
+    let mut i = e + 1;
+    while i < b.len() {
+        let (ls, le) = line_around(b, i);
+        let line = &b[ls..le];
+        let t = line.trim_ascii();
+        if !t.is_empty() && !t.starts_with(b"#") {
+            let ind = indent_of(line);
+            if ind < col || ind == col.saturating_sub(2) && t.starts_with(b"- ") {
+                break;
+            }
+            if ind == col {
+                siblings.push((ls, le));
+            }
+        }
+        i = le + 1;
+    }
+    let mut i = s;
+    let first_key_of_item = b[s..e].trim_ascii_start().starts_with(b"- ");
+    while i > 0 && !first_key_of_item {
+        let (ls, le) = line_around(b, i - 1);
+        let line = &b[ls..le];
+        let t = line.trim_ascii();
+        i = ls;
+        if t.is_empty() || t.starts_with(b"#") {
+            continue;
+        }
+        match yaml_key(b, ls, le) {
+            Some((c, _)) if c == col => {
+                siblings.push((ls, le));
+                if t.starts_with(b"- ") {
+                    break;
+                }
+            }
+            _ if indent_of(line) < col => break,
+            _ => {}
+        }
+    }
+    for (ls, le) in siblings {
+        let Some((c, k)) = yaml_key(b, ls, le) else {
+            continue;
+        };
+        if k != b"command" && k != b"args" {
+            continue;
+        }
+        let v = ls + c + k.len() + 1;
+        let value = b[v..le].trim_ascii();
+        let vs = v + (b[v..le].len() - b[v..le].trim_ascii_start().len());
+        if value.starts_with(b"[") {
+            return Some(flow_items(text, vs + 1, le));
+        }
+        if matches!(value, b">" | b">-" | b"|" | b"|-") {
+            let next = le + 1;
+            let ind = b.get(next..).map_or(0, indent_of);
+            return Some(words(text, next + ind, None, Some(ind)));
+        }
+        if !value.is_empty() {
+            return Some(words(text, vs, None, None));
+        }
+        return Some(block_items(text, le + 1, col));
+    }
+    None
+}
+
+/// The subcommand and arguments of the command of a runner image (see [`image_command`]). The
+/// command may start with a variable that stores the subcommand and its first arguments
+/// (`command: "{{ register_args }} --token x"` with `register_args: >- register --locked`).
+fn image_subcommand(text: &str, at: usize, subcommand: &str) -> Option<(Word, Vec<Word>)> {
+    let mut it = image_command(text, at)?.into_iter();
+    let w = it.by_ref().find(|w| !w.text.starts_with('-'))?;
+    if w.text == subcommand {
+        return Some((w, it.collect()));
+    }
+    let name = variable_refs(&w.text)
+        .into_iter()
+        .find(|&(s, e, _)| s == 0 && e == w.text.len())?
+        .2;
+    let mut stored = stored_value(text, name)?.into_iter();
+    let sub = stored.next().filter(|s| s.text == subcommand)?;
+    let mut args: Vec<Word> = stored.collect();
+    args.extend(it);
+    Some((sub, args))
+}
+
+/// The words of the YAML key `name:`'s value (a string or a block scalar), where it is set.
+fn stored_value(text: &str, name: &str) -> Option<Vec<Word>> {
+    let b = text.as_bytes();
+    for at in memchr::memmem::find_iter(b, name.as_bytes()) {
+        let (s, e) = line_around(b, at);
+        let Some((col, key)) = yaml_key(b, s, e) else {
+            continue;
+        };
+        if key != name.as_bytes() || s + col != at {
+            continue;
+        }
+        let v = at + name.len() + 1;
+        let value = b[v..e].trim_ascii();
+        if matches!(value, b">" | b">-" | b"|" | b"|-") {
+            let next = e + 1;
+            let ind = b.get(next..).map_or(0, indent_of);
+            if ind <= col {
+                return None;
+            }
+            return Some(words(text, next + ind, None, Some(ind)));
+        }
+        if !value.is_empty() {
+            let vs = v + (b[v..e].len() - b[v..e].trim_ascii_start().len());
+            let quote = matches!(b[vs], b'"' | b'\'').then_some(b[vs]);
+            return Some(words(text, vs + usize::from(quote.is_some()), quote, None));
+        }
+    }
+    None
+}
+
+/// The items of a flow list `[a, "b"]` from `i` to its `]` (before `end`).
+fn flow_items(text: &str, mut i: usize, end: usize) -> Vec<Word> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    while i < end {
+        while i < end && matches!(b[i], b' ' | b',') {
+            i += 1;
+        }
+        if i >= end || b[i] == b']' {
+            break;
+        }
+        let q = matches!(b[i], b'"' | b'\'').then_some(b[i]);
+        let start = i;
+        let body = start + usize::from(q.is_some());
+        let stop = match q {
+            Some(q) => memchr::memchr(q, &b[body..end]).map_or(end, |k| body + k),
+            None => b[body..end]
+                .iter()
+                .position(|&c| c == b',' || c == b']')
+                .map_or(end, |k| body + k),
+        };
+        out.push(Word {
+            text: text[body..stop].trim().to_string(),
+            start,
+            end: stop + usize::from(q.is_some() && stop < end),
+        });
+        i = stop + usize::from(q.is_some());
+    }
+    out
+}
+
+/// The items of a block list (`- item` lines more indented than `col`) from `i`.
+fn block_items(text: &str, mut i: usize, col: usize) -> Vec<Word> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    while i < b.len() {
+        let (ls, le) = line_around(b, i);
+        let line = &b[ls..le];
+        let t = line.trim_ascii();
+        i = le + 1;
+        if t.is_empty() || t.starts_with(b"#") {
+            continue;
+        }
+        if indent_of(line) < col || !t.starts_with(b"- ") {
+            break;
+        }
+        let start = ls + indent_of(line) + 2;
+        let start = start + indent_of(&b[start..le]);
+        let item = text[start..le].trim_end();
+        let item = item.split(" #").next().unwrap_or(item);
+        let unq = item.trim_matches(|c| c == '"' || c == '\'');
+        out.push(Word {
+            text: unq.to_string(),
+            start,
+            end: start + item.len(),
+        });
+    }
+    out
 }
 
 /// Normalised for comparing names: lower case, without `-`, `_` and `.`.
@@ -550,6 +766,29 @@ mod tests {
         let c = find(t, "gitlab-runner", "register", false);
         assert_eq!(c.len(), 2);
         assert_eq!(args(&c[1]), ["-r", "$T"]);
+    }
+
+    #[test]
+    fn commands_of_runner_images() {
+        let t = "services:\n  register:\n    image: gitlab/gitlab-runner:alpine\n    command: register --non-interactive --locked=false\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert_eq!(args(&c[0]), ["--non-interactive", "--locked=false"]);
+        let t = "  reg:\n    command: [\"register\", \"--tag-list\", \"a\"]\n    image: gitlab/gitlab-runner\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert_eq!(args(&c[0]), ["--tag-list", "a"]);
+        assert_eq!(&t[c[0].args[0].start..c[0].args[0].end], "\"--tag-list\"");
+        let t = "containers:\n  - image: gitlab/gitlab-runner:v17\n    args:\n      - register\n      - --registration-token\n      - \"$(T)\"\n  - image: busybox\n    args: [register]\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert_eq!(c.len(), 1);
+        assert_eq!(args(&c[0]), ["--registration-token", "$(T)"]);
+        let t = "- set_fact:\n    reg: >-\n      register\n      --locked=false\n- docker_container:\n    image: \"{{ gitlab_runner_image }}:{{ tag }}\"\n    command: >\n      {{ reg }}\n      --registration-token '{{ t }}'\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert_eq!(
+            args(&c[0]),
+            ["--locked=false", "--registration-token", "{{ t }}"]
+        );
+        let t = "svc:\n  image: gitlab/gitlab-runner\n  command: run --user=gitlab-runner\n";
+        assert!(find(t, "gitlab-runner", "register", true).is_empty());
     }
 
     #[test]
