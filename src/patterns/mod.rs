@@ -204,6 +204,7 @@ pattern_kinds! {
     Metric => metric::Metric,
     RestEndpoint => rest_endpoint::RestEndpoint,
     RestField => rest_field::RestField,
+    RestParam => rest_param::RestParam,
     Graphql => graphql::Graphql,
     Literal => literal::Literal,
 }
