@@ -152,7 +152,10 @@ fn command_at(
     } else {
         None
     };
-    let mut it = words(text, end, enclosing, folded).into_iter();
+    let mut it = exec_form(b, at, end, enclosing)
+        .map(|close| flow_items(text, end + 1, close))
+        .unwrap_or_else(|| words(text, end, enclosing, folded))
+        .into_iter();
     let Sub::Named(name) = sub else {
         let word = Word {
             text: text[at..end].to_string(),
@@ -196,14 +199,20 @@ fn indent_of(line: &[u8]) -> usize {
 }
 
 /// For a program named in a YAML `image:` value (a compose service, a container), the words of
-/// the `command:` or `args:` next to it: a string, a flow list or a block list.
+/// the `command:` or `args:` next to it: a string, a flow list or a block list. Likewise for a
+/// program that is a container's `command:` (its `args:`) or `entrypoint:` (its `command:`).
 fn image_command(text: &str, at: usize) -> Option<Vec<Word>> {
     let b = text.as_bytes();
     let (s, e) = line_around(b, at);
     let (col, key) = yaml_key(b, s, e)?;
-    if key != b"image" {
-        return None;
-    }
+    // The keys whose value runs the program: an image's command, or the arguments of a
+    // container's own `command:`/`entrypoint:` (Kubernetes `args:`, compose `command:`).
+    let runs: &[&[u8]] = match key {
+        b"image" => &[b"command", b"args"],
+        b"entrypoint" => &[b"command"],
+        b"command" => &[b"args"],
+        _ => return None,
+    };
     // The sibling keys: the lines around at the same column, within the mapping.
     let mut siblings = Vec::new();
     let mut i = e + 1;
@@ -247,7 +256,7 @@ fn image_command(text: &str, at: usize) -> Option<Vec<Word>> {
         let Some((c, k)) = yaml_key(b, ls, le) else {
             continue;
         };
-        if k != b"command" && k != b"args" {
+        if !runs.contains(&k) {
             continue;
         }
         let v = ls + c + k.len() + 1;
@@ -319,20 +328,35 @@ fn stored_value(text: &str, name: &str) -> Option<Vec<Word>> {
     None
 }
 
+/// If the program is a whole quoted item of a list (`["gitlab-runner", "register", …]`: the exec
+/// form of a Dockerfile, a compose or container `command:`), the offset of the list's `]`.
+fn exec_form(b: &[u8], at: usize, end: usize, enclosing: Option<u8>) -> Option<usize> {
+    let q = enclosing?;
+    if b.get(end) != Some(&q) {
+        return None;
+    }
+    let open = b[..at].iter().rposition(|&c| c == q)?;
+    let before = b[..open].trim_ascii_end();
+    if !matches!(before.last(), Some(b'[' | b',')) {
+        return None;
+    }
+    let limit = (end + 4000).min(b.len());
+    memchr::memchr(b']', &b[end..limit]).map(|i| end + i)
+}
+
 /// The items of a flow list `[a, "b"]` from `i` to its `]` (before `end`).
 fn flow_items(text: &str, mut i: usize, end: usize) -> Vec<Word> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     while i < end {
-        while i < end && matches!(b[i], b' ' | b',') {
+        while i < end && matches!(b[i], b' ' | b',' | b'\n' | b'\r' | b'\t') {
             i += 1;
         }
         if i >= end || b[i] == b']' {
             break;
         }
         let q = matches!(b[i], b'"' | b'\'').then_some(b[i]);
-        let start = i;
-        let body = start + usize::from(q.is_some());
+        let body = i + usize::from(q.is_some());
         let stop = match q {
             Some(q) => memchr::memchr(q, &b[body..end]).map_or(end, |k| body + k),
             None => b[body..end]
@@ -342,8 +366,8 @@ fn flow_items(text: &str, mut i: usize, end: usize) -> Vec<Word> {
         };
         out.push(Word {
             text: text[body..stop].trim().to_string(),
-            start,
-            end: stop + usize::from(q.is_some() && stop < end),
+            start: body,
+            end: stop,
         });
         i = stop + usize::from(q.is_some());
     }
@@ -369,9 +393,14 @@ fn block_items(text: &str, mut i: usize, col: usize) -> Vec<Word> {
         let start = start + indent_of(&b[start..le]);
         let item = text[start..le].trim_end();
         let item = item.split(" #").next().unwrap_or(item);
-        let unq = item.trim_matches(|c| c == '"' || c == '\'');
+        let quoted = item.len() > 1 && (item.starts_with('"') || item.starts_with('\''));
+        let (start, item) = if quoted {
+            (start + 1, &item[1..item.len() - 1])
+        } else {
+            (start, item)
+        };
         out.push(Word {
-            text: unq.to_string(),
+            text: item.to_string(),
             start,
             end: start + item.len(),
         });
@@ -776,7 +805,7 @@ mod tests {
         let t = "  reg:\n    command: [\"register\", \"--tag-list\", \"a\"]\n    image: gitlab/gitlab-runner\n";
         let c = find(t, "gitlab-runner", "register", true);
         assert_eq!(args(&c[0]), ["--tag-list", "a"]);
-        assert_eq!(&t[c[0].args[0].start..c[0].args[0].end], "\"--tag-list\"");
+        assert_eq!(&t[c[0].args[0].start..c[0].args[0].end], "--tag-list");
         let t = "containers:\n  - image: gitlab/gitlab-runner:v17\n    args:\n      - register\n      - --registration-token\n      - \"$(T)\"\n  - image: busybox\n    args: [register]\n";
         let c = find(t, "gitlab-runner", "register", true);
         assert_eq!(c.len(), 1);
@@ -789,6 +818,25 @@ mod tests {
         );
         let t = "svc:\n  image: gitlab/gitlab-runner\n  command: run --user=gitlab-runner\n";
         assert!(find(t, "gitlab-runner", "register", true).is_empty());
+    }
+
+    #[test]
+    fn exec_form_lists() {
+        let t = "CMD [\"gitlab-runner\", \"register\", \"--locked\", \"false\"]\n";
+        let c = find(t, "gitlab-runner", "register", false);
+        assert_eq!(args(&c[0]), ["--locked", "false"]);
+        assert_eq!(&t[c[0].args[0].start..c[0].args[0].end], "--locked");
+        let t = "command:\n  [\"/usr/bin/gitlab-runner\",\n   \"register\",\n   \"-r\", \"x\"]\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert_eq!(args(&c[0]), ["-r", "x"]);
+        let t =
+            "- name: reg\n  command: [\"gitlab-runner\"]\n  args: [\"register\", \"--paused\"]\n";
+        assert_eq!(
+            args(&find(t, "gitlab-runner", "register", true)[0]),
+            ["--paused"]
+        );
+        let t = "[\"gitlab-runner\", \"run\"]\n";
+        assert!(find(t, "gitlab-runner", "register", false).is_empty());
     }
 
     #[test]
