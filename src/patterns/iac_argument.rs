@@ -73,12 +73,17 @@ impl PatternKind for IacArgument {
         self.argument.clone()
     }
 
-    fn context_anchors(&self) -> Vec<String> {
+    /// The blocks (or the tool's context literals): rarer than an argument such as `locked`.
+    fn anchors(&self) -> Vec<String> {
         if self.blocks.is_empty() {
             self.context.clone()
         } else {
             self.blocks.clone()
         }
+    }
+
+    fn context_anchors(&self) -> Vec<String> {
+        vec![self.argument.clone()]
     }
 
     fn literals(&self) -> Vec<String> {

@@ -50,12 +50,14 @@ impl PatternKind for RestParam {
         self.name.clone()
     }
 
-    /// A file must also call the endpoint.
+    /// The endpoint's rarest segment: rarer than a parameter such as `token`.
+    fn anchors(&self) -> Vec<String> {
+        vec![path_anchor(&self.path).unwrap_or(&self.path).to_string()]
+    }
+
+    /// A file must also send the parameter.
     fn context_anchors(&self) -> Vec<String> {
-        path_anchor(&self.path)
-            .map(str::to_string)
-            .into_iter()
-            .collect()
+        vec![self.name.clone()]
     }
 
     fn describe(&self) -> String {
