@@ -94,11 +94,16 @@ impl PatternKind for IacArgument {
 
     fn describe(&self) -> String {
         let mut s = format!("argument `{}`", self.argument);
-        if !self.blocks.is_empty() {
+        if self.blocks.is_empty() {
+            s.push_str(&format!(" in a file naming {}", self.context.join(" or ")));
+            if let Some(w) = &self.when {
+                s.push_str(&format!(", with `{w}` in the same file"));
+            }
+        } else {
             s.push_str(&format!(" of {}", self.blocks.join(" or ")));
-        }
-        if let Some(w) = &self.when {
-            s.push_str(&format!(", with `{w}` in the same block"));
+            if let Some(w) = &self.when {
+                s.push_str(&format!(", with `{w}` in the same block"));
+            }
         }
         s
     }
