@@ -80,7 +80,13 @@ impl PatternKind for RestParam {
             if call.method != Some(self.method) {
                 continue;
             }
-            let base = call.statement.as_ptr() as usize - text.as_ptr() as usize;
+            // The statement is a part of the file's text.
+            let Some(base) = (call.statement.as_ptr() as usize)
+                .checked_sub(text.as_ptr() as usize)
+                .filter(|b| b + call.statement.len() <= text.len())
+            else {
+                continue;
+            };
             for at in param_offsets(call.statement, &self.name) {
                 let at = base + at;
                 if !ctx.src.in_comment(at) && !out.iter().any(|h: &Hit| h.start == at) {

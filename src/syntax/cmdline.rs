@@ -393,7 +393,9 @@ fn block_items(text: &str, mut i: usize, col: usize) -> Vec<Word> {
         let start = start + indent_of(&b[start..le]);
         let item = text[start..le].trim_end();
         let item = item.split(" #").next().unwrap_or(item);
-        let quoted = item.len() > 1 && (item.starts_with('"') || item.starts_with('\''));
+        let quoted = item.len() > 1
+            && (item.starts_with('"') && item.ends_with('"')
+                || item.starts_with('\'') && item.ends_with('\''));
         let (start, item) = if quoted {
             (start + 1, &item[1..item.len() - 1])
         } else {
@@ -837,6 +839,13 @@ mod tests {
         );
         let t = "[\"gitlab-runner\", \"run\"]\n";
         assert!(find(t, "gitlab-runner", "register", false).is_empty());
+    }
+
+    #[test]
+    fn list_items_with_multibyte_ends() {
+        let t = "- image: gitlab/gitlab-runner\n  args:\n    - \"register\n    - \"é\n    - 'x'\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert!(c.is_empty());
     }
 
     #[test]
