@@ -60,6 +60,7 @@ impl PatternKind for CliCommand {
         let (program, sub) = program_and_subcommand(&self.command);
         ctx.commands(program, sub)
             .iter()
+            .filter(|c| !c.alias)
             .map(|c| Hit::new(c.program.start, c.subcommand.end, self.command.as_str()))
             .collect()
     }

@@ -61,6 +61,11 @@ impl PatternKind for CliFlag {
         program(&self.command)
     }
 
+    /// The program, or the flag itself: the program may be held in a variable.
+    fn anchors(&self) -> Vec<String> {
+        vec![self.anchor(), self.flag.clone()]
+    }
+
     fn literals(&self) -> Vec<String> {
         let mut v = vec![format!("{} {}", self.command, self.flag), self.flag.clone()];
         v.extend(self.short.iter().cloned());

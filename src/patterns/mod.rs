@@ -91,6 +91,12 @@ pub trait PatternKind: Sized {
     /// rarest fixed part): what the prefilter looks for, and `query --literals` lists.
     fn anchor(&self) -> String;
 
+    /// The literals of which a file must contain one for the pattern to match anywhere in it:
+    /// by default the anchor alone.
+    fn anchors(&self) -> Vec<String> {
+        vec![self.anchor()]
+    }
+
     /// Literals of which a file must also contain one (empty: none needed).
     fn context_anchors(&self) -> Vec<String> {
         Vec::new()
@@ -200,11 +206,13 @@ pattern_kinds! {
     HelmValue => helm_value::HelmValue,
     CliFlag => cli_flag::CliFlag,
     CliCommand => cli_command::CliCommand,
+    IacArgument => iac_argument::IacArgument,
     OmnibusSetting => omnibus_setting::OmnibusSetting,
     TomlKey => toml_key::TomlKey,
     Metric => metric::Metric,
     RestEndpoint => rest_endpoint::RestEndpoint,
     RestField => rest_field::RestField,
+    RestParam => rest_param::RestParam,
     Graphql => graphql::Graphql,
     Literal => literal::Literal,
 }
@@ -281,6 +289,10 @@ impl Pattern {
 
     pub fn anchor(&self) -> String {
         each_kind!(self, p => p.anchor())
+    }
+
+    pub fn anchors(&self) -> Vec<String> {
+        each_kind!(self, p => p.anchors())
     }
 
     pub fn context_anchors(&self) -> Vec<String> {

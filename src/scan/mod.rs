@@ -203,7 +203,7 @@ impl Scanner {
         let mut context: Vec<Vec<String>> = Vec::new();
         for (i, e) in entries.iter().enumerate() {
             for p in &e.patterns {
-                anchors.push(vec![p.anchor()]);
+                anchors.push(p.anchors());
                 context.push(p.context_anchors());
                 targets.push(Target {
                     entry: i,

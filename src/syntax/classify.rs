@@ -227,6 +227,10 @@ fn command_class(lower: &str, ext: &str) -> Option<Class> {
     if matches!(ext, "nix" | "pp" | "j2" | "erb") {
         return class(FileKind::Shell, Hash);
     }
+    // Salt states and Terraform templates (user data): commands with templates.
+    if matches!(ext, "sls" | "tftpl") {
+        return class(FileKind::Shell, Hash);
+    }
     None
 }
 
@@ -288,6 +292,8 @@ mod tests {
         assert_eq!(kind("Dockerfile"), Some(FileKind::Shell));
         assert_eq!(kind("Makefile"), Some(FileKind::Shell));
         assert_eq!(kind("infra/runner.tf"), Some(FileKind::Shell));
+        assert_eq!(kind("salt/gitlab/runner.sls"), Some(FileKind::Shell));
+        assert_eq!(kind("template/user-data.tftpl"), Some(FileKind::Shell));
         assert_eq!(kind("systemd/runner.service"), Some(FileKind::Shell));
         assert_eq!(kind("app/client.py"), Some(FileKind::Code));
         assert_eq!(kind("queries/runner.graphql"), Some(FileKind::Graphql));

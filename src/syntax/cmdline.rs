@@ -3,7 +3,13 @@
 //!
 //! A command runs from its program word to the end of the logical line (a trailing `\`, `` ` ``
 //! or `^` continues it), a shell operator (`;`, `&&`, `||`, `|`), or the end of the string that
-//! holds it (`"gitlab-runner register --locked"` in code).
+//! holds it (`"gitlab-runner register --locked"` in code). A template expression (`{{ … }}`,
+//! `{% … %}`) or a command substitution (`$(…)`) is one word, whatever it holds.
+//!
+//! The program may be held in a variable named after it (`{{ gitlab_runner_executable }}
+//! register`, `& $gitLabRunnerPath register`), and a command may be stored in a variable and run
+//! through it (`register_cmd: >- gitlab-runner register …` then `{{ register_cmd }} --locked`):
+//! the words after such a use belong to the stored command ([`Command::alias`]).
 
 /// One word of a command line, unquoted, with its byte range in the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,6 +25,9 @@ pub struct Command {
     pub program: Word,
     pub subcommand: Word,
     pub args: Vec<Word>,
+    /// The command is the use of a variable that stores a command (`{{ register_cmd }}`): its
+    /// program and subcommand are both that use.
+    pub alias: bool,
 }
 
 fn is_word_byte(c: u8) -> bool {
@@ -48,11 +57,13 @@ fn open_quote(text: &[u8], line_start: usize, pos: usize) -> Option<u8> {
 }
 
 /// Every `program subcommand …` in `text`. `program` is matched as a word (also as the last
-/// part of a path or image name: `/usr/bin/gitlab-runner`, `gitlab/gitlab-runner:alpine`).
+/// part of a path or image name: `/usr/bin/gitlab-runner`, `gitlab/gitlab-runner:alpine`) or as
+/// a variable named after it; then the uses of variables that store such a command.
 /// Options between the program and the subcommand (`--debug`) are skipped.
 pub fn find(text: &str, program: &str, subcommand: &str, yaml: bool) -> Vec<Command> {
     let b = text.as_bytes();
     let mut out = Vec::new();
+    let mut starts: Vec<(usize, usize)> = Vec::new();
     for at in memchr::memmem::find_iter(b, program.as_bytes()) {
         if at > 0 && (is_word_byte(b[at - 1]) && b[at - 1] != b'.' || b[at - 1] == b'$') {
             continue;
@@ -70,41 +81,460 @@ pub fn find(text: &str, program: &str, subcommand: &str, yaml: bool) -> Vec<Comm
         if b.get(end).is_some_and(|&c| is_word_byte(c)) {
             continue;
         }
-        let line_start = b[..at]
-            .iter()
-            .rposition(|&c| c == b'\n')
-            .map_or(0, |i| i + 1);
-        let enclosing = open_quote(b, line_start, at);
-        let folded = if yaml {
-            folded_indent(b, line_start, at)
-        } else {
-            None
-        };
-        let words = words(text, end, enclosing, folded);
-        let mut it = words.into_iter();
-        let mut sub = None;
-        for w in it.by_ref() {
-            if w.text.starts_with('-') {
-                continue;
-            }
-            sub = Some(w);
-            break;
-        }
-        let Some(sub) = sub else { continue };
-        if sub.text != subcommand {
+        starts.push((at, end));
+    }
+    starts.extend(program_variables(text, program));
+    starts.sort_unstable();
+    for (at, end) in starts {
+        let found = command_at(text, at, end, yaml, Sub::Named(subcommand))
+            .or_else(|| image_subcommand(text, at, subcommand));
+        let Some((sub, args)) = found else {
             continue;
-        }
+        };
         out.push(Command {
             program: Word {
-                text: text[at..at + program.len()].to_string(),
+                text: text[at..end].to_string(),
                 start: at,
-                end: at + program.len(),
+                end,
             },
             subcommand: sub,
-            args: it.collect(),
+            args,
+            alias: false,
+        });
+    }
+    let stored: Vec<(usize, &str)> = out
+        .iter()
+        .filter_map(|c| holder(b, c.program.start, yaml).map(|n| (c.program.start, n)))
+        .collect();
+    for (defined_at, name) in stored {
+        for (at, end) in variable_uses(text, name) {
+            if at == defined_at {
+                continue;
+            }
+            let Some((word, args)) = command_at(text, at, end, yaml, Sub::Stored) else {
+                continue;
+            };
+            out.push(Command {
+                program: word.clone(),
+                subcommand: word,
+                args,
+                alias: true,
+            });
+        }
+    }
+    out
+}
+
+/// The subcommand a command must have, or none (a stored command's use).
+#[derive(Clone, Copy)]
+enum Sub<'a> {
+    Named(&'a str),
+    Stored,
+}
+
+/// The words of the command whose program spans `at..end`: its subcommand (options before it
+/// skipped; for a stored command's use, the use itself) and the words after it.
+fn command_at(
+    text: &str,
+    at: usize,
+    end: usize,
+    yaml: bool,
+    sub: Sub,
+) -> Option<(Word, Vec<Word>)> {
+    let b = text.as_bytes();
+    let line_start = b[..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    let enclosing = open_quote(b, line_start, at);
+    let folded = if yaml {
+        folded_indent(b, line_start, at)
+    } else {
+        None
+    };
+    let mut it = exec_form(b, at, end, enclosing)
+        .map(|close| flow_items(text, end + 1, close))
+        .unwrap_or_else(|| words(text, end, enclosing, folded))
+        .into_iter();
+    let Sub::Named(name) = sub else {
+        let word = Word {
+            text: text[at..end].to_string(),
+            start: at,
+            end,
+        };
+        return Some((word, it.collect()));
+    };
+    let w = it.by_ref().find(|w| !w.text.starts_with('-'))?;
+    (w.text == name).then(|| (w, it.collect()))
+}
+
+/// The line of `at`: (start, end).
+fn line_around(b: &[u8], at: usize) -> (usize, usize) {
+    let s = b[..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    let e = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
+    (s, e)
+}
+
+/// The column of a YAML key on the line `s..e` (after indentation and `- `), and the key.
+fn yaml_key(b: &[u8], s: usize, e: usize) -> Option<(usize, &[u8])> {
+    let line = &b[s..e];
+    let mut col = indent_of(line);
+    if line[col..].starts_with(b"- ") {
+        col += 2;
+        col += indent_of(&line[col..]);
+    }
+    let rest = &line[col..];
+    let n = rest
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-'))
+        .count();
+    (n > 0 && rest.get(n) == Some(&b':')).then(|| (col, &rest[..n]))
+}
+
+fn indent_of(line: &[u8]) -> usize {
+    line.iter().take_while(|&&c| c == b' ').count()
+}
+
+/// For a program named in a YAML `image:` value (a compose service, a container), the words of
+/// the `command:` or `args:` next to it: a string, a flow list or a block list. Likewise for a
+/// program that is a container's `command:` (its `args:`) or `entrypoint:` (its `command:`).
+fn image_command(text: &str, at: usize) -> Option<Vec<Word>> {
+    let b = text.as_bytes();
+    let (s, e) = line_around(b, at);
+    let (col, key) = yaml_key(b, s, e)?;
+    // The keys whose value runs the program: an image's command, or the arguments of a
+    // container's own `command:`/`entrypoint:` (Kubernetes `args:`, compose `command:`).
+    let runs: &[&[u8]] = match key {
+        b"image" => &[b"command", b"args"],
+        b"entrypoint" => &[b"command"],
+        b"command" => &[b"args"],
+        _ => return None,
+    };
+    // The sibling keys: the lines around at the same column, within the mapping.
+    let mut siblings = Vec::new();
+    let mut i = e + 1;
+    while i < b.len() {
+        let (ls, le) = line_around(b, i);
+        let line = &b[ls..le];
+        let t = line.trim_ascii();
+        if !t.is_empty() && !t.starts_with(b"#") {
+            let ind = indent_of(line);
+            if ind < col || ind == col.saturating_sub(2) && t.starts_with(b"- ") {
+                break;
+            }
+            if ind == col {
+                siblings.push((ls, le));
+            }
+        }
+        i = le + 1;
+    }
+    let mut i = s;
+    let first_key_of_item = b[s..e].trim_ascii_start().starts_with(b"- ");
+    while i > 0 && !first_key_of_item {
+        let (ls, le) = line_around(b, i - 1);
+        let line = &b[ls..le];
+        let t = line.trim_ascii();
+        i = ls;
+        if t.is_empty() || t.starts_with(b"#") {
+            continue;
+        }
+        match yaml_key(b, ls, le) {
+            Some((c, _)) if c == col => {
+                siblings.push((ls, le));
+                if t.starts_with(b"- ") {
+                    break;
+                }
+            }
+            _ if indent_of(line) < col => break,
+            _ => {}
+        }
+    }
+    for (ls, le) in siblings {
+        let Some((c, k)) = yaml_key(b, ls, le) else {
+            continue;
+        };
+        if !runs.contains(&k) {
+            continue;
+        }
+        let v = ls + c + k.len() + 1;
+        let value = b[v..le].trim_ascii();
+        let vs = v + (b[v..le].len() - b[v..le].trim_ascii_start().len());
+        if value.starts_with(b"[") {
+            return Some(flow_items(text, vs + 1, le));
+        }
+        if matches!(value, b">" | b">-" | b"|" | b"|-") {
+            let next = le + 1;
+            let ind = b.get(next..).map_or(0, indent_of);
+            return Some(words(text, next + ind, None, Some(ind)));
+        }
+        if !value.is_empty() {
+            return Some(words(text, vs, None, None));
+        }
+        return Some(block_items(text, le + 1, col));
+    }
+    None
+}
+
+/// The subcommand and arguments of the command of a runner image (see [`image_command`]). The
+/// command may start with a variable that stores the subcommand and its first arguments
+/// (`command: "{{ register_args }} --token x"` with `register_args: >- register --locked`).
+fn image_subcommand(text: &str, at: usize, subcommand: &str) -> Option<(Word, Vec<Word>)> {
+    let mut it = image_command(text, at)?.into_iter();
+    let w = it.by_ref().find(|w| !w.text.starts_with('-'))?;
+    if w.text == subcommand {
+        return Some((w, it.collect()));
+    }
+    let name = variable_refs(&w.text)
+        .into_iter()
+        .find(|&(s, e, _)| s == 0 && e == w.text.len())?
+        .2;
+    let mut stored = stored_value(text, name)?.into_iter();
+    let sub = stored.next().filter(|s| s.text == subcommand)?;
+    let mut args: Vec<Word> = stored.collect();
+    args.extend(it);
+    Some((sub, args))
+}
+
+/// The words of the YAML key `name:`'s value (a string or a block scalar), where it is set.
+fn stored_value(text: &str, name: &str) -> Option<Vec<Word>> {
+    let b = text.as_bytes();
+    for at in memchr::memmem::find_iter(b, name.as_bytes()) {
+        let (s, e) = line_around(b, at);
+        let Some((col, key)) = yaml_key(b, s, e) else {
+            continue;
+        };
+        if key != name.as_bytes() || s + col != at {
+            continue;
+        }
+        let v = at + name.len() + 1;
+        let value = b[v..e].trim_ascii();
+        if matches!(value, b">" | b">-" | b"|" | b"|-") {
+            let next = e + 1;
+            let ind = b.get(next..).map_or(0, indent_of);
+            if ind <= col {
+                return None;
+            }
+            return Some(words(text, next + ind, None, Some(ind)));
+        }
+        if !value.is_empty() {
+            let vs = v + (b[v..e].len() - b[v..e].trim_ascii_start().len());
+            let quote = matches!(b[vs], b'"' | b'\'').then_some(b[vs]);
+            return Some(words(text, vs + usize::from(quote.is_some()), quote, None));
+        }
+    }
+    None
+}
+
+/// If the program is a whole quoted item of a list (`["gitlab-runner", "register", …]`: the exec
+/// form of a Dockerfile, a compose or container `command:`), the offset of the list's `]`.
+fn exec_form(b: &[u8], at: usize, end: usize, enclosing: Option<u8>) -> Option<usize> {
+    let q = enclosing?;
+    if b.get(end) != Some(&q) {
+        return None;
+    }
+    let open = b[..at].iter().rposition(|&c| c == q)?;
+    let before = b[..open].trim_ascii_end();
+    if !matches!(before.last(), Some(b'[' | b',')) {
+        return None;
+    }
+    let limit = (end + 4000).min(b.len());
+    memchr::memchr(b']', &b[end..limit]).map(|i| end + i)
+}
+
+/// The items of a flow list `[a, "b"]` from `i` to its `]` (before `end`).
+fn flow_items(text: &str, mut i: usize, end: usize) -> Vec<Word> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    while i < end {
+        while i < end && matches!(b[i], b' ' | b',' | b'\n' | b'\r' | b'\t') {
+            i += 1;
+        }
+        if i >= end || b[i] == b']' {
+            break;
+        }
+        let q = matches!(b[i], b'"' | b'\'').then_some(b[i]);
+        let body = i + usize::from(q.is_some());
+        let stop = match q {
+            Some(q) => memchr::memchr(q, &b[body..end]).map_or(end, |k| body + k),
+            None => b[body..end]
+                .iter()
+                .position(|&c| c == b',' || c == b']')
+                .map_or(end, |k| body + k),
+        };
+        out.push(Word {
+            text: text[body..stop].trim().to_string(),
+            start: body,
+            end: stop,
+        });
+        i = stop + usize::from(q.is_some());
+    }
+    out
+}
+
+/// The items of a block list (`- item` lines more indented than `col`) from `i`.
+fn block_items(text: &str, mut i: usize, col: usize) -> Vec<Word> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    while i < b.len() {
+        let (ls, le) = line_around(b, i);
+        let line = &b[ls..le];
+        let t = line.trim_ascii();
+        i = le + 1;
+        if t.is_empty() || t.starts_with(b"#") {
+            continue;
+        }
+        if indent_of(line) < col || !t.starts_with(b"- ") {
+            break;
+        }
+        let start = ls + indent_of(line) + 2;
+        let start = start + indent_of(&b[start..le]);
+        let item = text[start..le].trim_end();
+        let item = item.split(" #").next().unwrap_or(item);
+        let quoted = item.len() > 1
+            && (item.starts_with('"') && item.ends_with('"')
+                || item.starts_with('\'') && item.ends_with('\''));
+        let (start, item) = if quoted {
+            (start + 1, &item[1..item.len() - 1])
+        } else {
+            (start, item)
+        };
+        out.push(Word {
+            text: item.to_string(),
+            start,
+            end: start + item.len(),
         });
     }
     out
+}
+
+/// Normalised for comparing names: lower case, without `-`, `_` and `.`.
+fn squash(s: &str) -> String {
+    s.bytes()
+        .filter(|c| !matches!(c, b'-' | b'_' | b'.'))
+        .map(|c| c.to_ascii_lowercase() as char)
+        .collect()
+}
+
+/// Variables named after the program that stand where a program does: `{{ gitlab_runner_bin }}`,
+/// `$GITLAB_RUNNER`, `${gitlab_runner_path}`, `& $gitLabRunnerPath` (the name, squashed, holds
+/// the program's name, squashed). Ranges of the whole use.
+fn program_variables(text: &str, program: &str) -> Vec<(usize, usize)> {
+    let want = squash(program);
+    if want.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (at, end, name) in variable_refs(text) {
+        if squash(name).contains(&want) {
+            out.push((at, end));
+        }
+    }
+    out
+}
+
+/// Every variable use in `text`: `{{ name }}` (a plain name or dotted path, no filters),
+/// `$name`, `${name}`. (start, end, name).
+fn variable_refs(text: &str) -> Vec<(usize, usize, &str)> {
+    let b = text.as_bytes();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = Vec::new();
+    for at in memchr::memchr2_iter(b'{', b'$', b) {
+        if b[at] == b'{' {
+            if b.get(at + 1) != Some(&b'{') || (at > 0 && b[at - 1] == b'{') {
+                continue;
+            }
+            let mut i = at + 2;
+            while b.get(i) == Some(&b' ') {
+                i += 1;
+            }
+            let s = i;
+            while b.get(i).is_some_and(|&c| ident(c) || c == b'.') {
+                i += 1;
+            }
+            let e = i;
+            while b.get(i) == Some(&b' ') {
+                i += 1;
+            }
+            if e > s && b[i..].starts_with(b"}}") {
+                out.push((at, i + 2, &text[s..e]));
+            }
+        } else {
+            let braced = b.get(at + 1) == Some(&b'{');
+            let s = at + 1 + usize::from(braced);
+            let mut i = s;
+            while b.get(i).is_some_and(|&c| ident(c)) {
+                i += 1;
+            }
+            if i == s || braced && b.get(i) != Some(&b'}') {
+                continue;
+            }
+            out.push((at, i + usize::from(braced), &text[s..i]));
+        }
+    }
+    out
+}
+
+/// The uses of the variable `name` (`{{ name }}`, `$name`, `${name}`).
+fn variable_uses(text: &str, name: &str) -> Vec<(usize, usize)> {
+    variable_refs(text)
+        .into_iter()
+        .filter(|(_, _, n)| *n == name)
+        .map(|(s, e, _)| (s, e))
+        .collect()
+}
+
+/// The variable a command starting at `at` is stored in: `NAME="gitlab-runner register …"`
+/// or `NAME: gitlab-runner register …` on its line, or a YAML key whose block scalar the
+/// command starts (`register_cmd: >-` on the line above).
+fn holder(b: &[u8], at: usize, yaml: bool) -> Option<&str> {
+    let line_start = b[..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let name_before = |line: &[u8], sep: &[u8]| -> Option<(usize, usize)> {
+        let t = line.trim_ascii_start();
+        let s = line.len() - t.len();
+        let n = t.iter().take_while(|&&c| ident(c)).count();
+        (n > 0 && t[n..].starts_with(sep)).then_some((s, s + n))
+    };
+    let before = &b[line_start..at];
+    let trimmed = before.trim_ascii_end();
+    let trimmed = trimmed
+        .strip_suffix(b"\"")
+        .or_else(|| trimmed.strip_suffix(b"'"))
+        .unwrap_or(trimmed);
+    if !trimmed.is_empty() {
+        // On the same line: `NAME=` (shell) or `NAME:` (YAML) right before the command.
+        for sep in [&b"="[..], b":"] {
+            if let Some((s, e)) = name_before(trimmed, sep) {
+                let rest = trimmed[e + 1..].trim_ascii();
+                if rest.is_empty() {
+                    return std::str::from_utf8(&b[line_start + s..line_start + e]).ok();
+                }
+            }
+        }
+        return None;
+    }
+    if !yaml || line_start == 0 {
+        return None;
+    }
+    // The line above opens a block scalar: `NAME: >-` / `NAME: |`.
+    let prev_end = line_start - 1;
+    let prev_start = b[..prev_end]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    let prev = b[prev_start..prev_end].trim_ascii_end();
+    let (s, e) = name_before(prev, b":")?;
+    let rest = prev[e + 1..].trim_ascii();
+    let opens = matches!(rest, b">" | b">-" | b">+" | b"|" | b"|-" | b"|+");
+    opens
+        .then(|| std::str::from_utf8(&b[prev_start + s..prev_start + e]).ok())
+        .flatten()
 }
 
 /// If the command sits in a YAML folded block scalar (`key: >-` and indented lines below it),
@@ -138,6 +568,39 @@ fn folded_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
             return None;
         }
         end = start - 1;
+    }
+    None
+}
+
+/// The end of a template expression (`{{ … }}`, `{% … %}`) or command substitution (`$(…)`)
+/// that starts at `i`, if it closes on its line.
+fn group_end(b: &[u8], i: usize) -> Option<usize> {
+    let rest = &b[i..];
+    let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+    let close = |open: &[u8], close: &[u8]| -> Option<usize> {
+        if !line.starts_with(open) {
+            return None;
+        }
+        memchr::memmem::find(&line[open.len()..], close).map(|p| i + open.len() + p + close.len())
+    };
+    if let Some(e) = close(b"{{", b"}}").or_else(|| close(b"{%", b"%}")) {
+        return Some(e);
+    }
+    if !line.starts_with(b"$(") {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (k, &c) in line.iter().enumerate().skip(1) {
+        match c {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + k + 1);
+                }
+            }
+            _ => {}
+        }
     }
     None
 }
@@ -198,6 +661,11 @@ fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>)
                     i += ch.len_utf8();
                 }
                 None => {
+                    if let Some(close) = group_end(b, i) {
+                        word.push_str(&text[i..close]);
+                        i = close;
+                        continue;
+                    }
                     if matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b';' | b'|' | b'&' | b')')
                         || Some(c) == enclosing
                     {
@@ -277,10 +745,107 @@ mod tests {
         let c = find(t, "gitlab-runner", "register", true);
         assert_eq!(
             args(&c[0]),
-            ["--non-interactive", "--registration-token", "{{", "t", "}}"]
+            ["--non-interactive", "--registration-token", "{{ t }}"]
         );
         let t = "script:\n  - gitlab-runner register\n  - --locked\n";
         assert!(args(&find(t, "gitlab-runner", "register", true)[0]).is_empty());
+    }
+
+    #[test]
+    fn template_expressions_and_substitutions_are_words() {
+        let t = "- shell: >-\n    gitlab-runner register\n    {% if a | default(false) %}\n    --locked={{ x | bool }}\n    {% endif %}\n    --url=http://$(hostname -f)/ --tag-list=a\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert_eq!(
+            args(&c[0]),
+            [
+                "{% if a | default(false) %}",
+                "--locked={{ x | bool }}",
+                "{% endif %}",
+                "--url=http://$(hostname -f)/",
+                "--tag-list=a"
+            ]
+        );
+    }
+
+    #[test]
+    fn programs_in_variables_named_after_them() {
+        let t = "cmd: >-\n  {{ gitlab_runner_executable }} register --locked\n";
+        assert_eq!(
+            args(&find(t, "gitlab-runner", "register", true)[0]),
+            ["--locked"]
+        );
+        let t = "& $gitLabRunnerPath `\n    register `\n    --registration-token $t\n";
+        let c = find(t, "gitlab-runner", "register", false);
+        assert_eq!(args(&c[0]), ["--registration-token", "$t"]);
+        assert_eq!(c[0].program.text, "$gitLabRunnerPath");
+        let t = "${GITLAB_RUNNER_BIN} register -r x\n$RUNNER register -r x\n{{ gitlab_runner.token }} x\n";
+        let c = find(t, "gitlab-runner", "register", false);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].program.text, "${GITLAB_RUNNER_BIN}");
+    }
+
+    #[test]
+    fn stored_commands_run_through_their_variable() {
+        let t = "- set_fact:\n    reg_cmd: >-\n      gitlab-runner register\n      --locked=false\n- command: >\n    {{ reg_cmd }}\n    --registration-token '{{ t }}'\n- debug: msg={{ other }} --paused\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert_eq!(c.len(), 2);
+        assert_eq!(args(&c[0]), ["--locked=false"]);
+        assert!(c[1].alias);
+        assert_eq!(c[1].program.text, "{{ reg_cmd }}");
+        assert_eq!(args(&c[1]), ["--registration-token", "{{ t }}"]);
+        let t = "CMD=\"gitlab-runner register --non-interactive\"\n$CMD -r \"$T\"\necho $CMDX -r\n";
+        let c = find(t, "gitlab-runner", "register", false);
+        assert_eq!(c.len(), 2);
+        assert_eq!(args(&c[1]), ["-r", "$T"]);
+    }
+
+    #[test]
+    fn commands_of_runner_images() {
+        let t = "services:\n  register:\n    image: gitlab/gitlab-runner:alpine\n    command: register --non-interactive --locked=false\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert_eq!(args(&c[0]), ["--non-interactive", "--locked=false"]);
+        let t = "  reg:\n    command: [\"register\", \"--tag-list\", \"a\"]\n    image: gitlab/gitlab-runner\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert_eq!(args(&c[0]), ["--tag-list", "a"]);
+        assert_eq!(&t[c[0].args[0].start..c[0].args[0].end], "--tag-list");
+        let t = "containers:\n  - image: gitlab/gitlab-runner:v17\n    args:\n      - register\n      - --registration-token\n      - \"$(T)\"\n  - image: busybox\n    args: [register]\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert_eq!(c.len(), 1);
+        assert_eq!(args(&c[0]), ["--registration-token", "$(T)"]);
+        let t = "- set_fact:\n    reg: >-\n      register\n      --locked=false\n- docker_container:\n    image: \"{{ gitlab_runner_image }}:{{ tag }}\"\n    command: >\n      {{ reg }}\n      --registration-token '{{ t }}'\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert_eq!(
+            args(&c[0]),
+            ["--locked=false", "--registration-token", "{{ t }}"]
+        );
+        let t = "svc:\n  image: gitlab/gitlab-runner\n  command: run --user=gitlab-runner\n";
+        assert!(find(t, "gitlab-runner", "register", true).is_empty());
+    }
+
+    #[test]
+    fn exec_form_lists() {
+        let t = "CMD [\"gitlab-runner\", \"register\", \"--locked\", \"false\"]\n";
+        let c = find(t, "gitlab-runner", "register", false);
+        assert_eq!(args(&c[0]), ["--locked", "false"]);
+        assert_eq!(&t[c[0].args[0].start..c[0].args[0].end], "--locked");
+        let t = "command:\n  [\"/usr/bin/gitlab-runner\",\n   \"register\",\n   \"-r\", \"x\"]\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert_eq!(args(&c[0]), ["-r", "x"]);
+        let t =
+            "- name: reg\n  command: [\"gitlab-runner\"]\n  args: [\"register\", \"--paused\"]\n";
+        assert_eq!(
+            args(&find(t, "gitlab-runner", "register", true)[0]),
+            ["--paused"]
+        );
+        let t = "[\"gitlab-runner\", \"run\"]\n";
+        assert!(find(t, "gitlab-runner", "register", false).is_empty());
+    }
+
+    #[test]
+    fn list_items_with_multibyte_ends() {
+        let t = "- image: gitlab/gitlab-runner\n  args:\n    - \"register\n    - \"é\n    - 'x'\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert!(c.is_empty());
     }
 
     #[test]

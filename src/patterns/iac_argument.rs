@@ -1,0 +1,413 @@
+//! An argument of a named block of infrastructure code: the arguments of an Ansible module
+//! task (`community.general.gitlab_runner:` and the keys under it), of a Terraform resource or
+//! object (`resource "gitlab_runner" "x" { registration_token = … }`), or, with no block, an
+//! argument anywhere in a file of a tool (`'registration-token' => …` where `gitlab_ci_runner`
+//! is written). Optionally only when another argument is in the same block (`tag_list` counts
+//! only where `registration_token` is set: without it the module creates the runner another
+//! way).
+//!
+//! An argument is a key as each of these languages writes it: `name:` (YAML, Ruby symbols),
+//! `name =` (HCL, Nix), `name =>` (Puppet, Ruby hashes), quoted or not, at the start of a line or
+//! after `{` or `,`. A block is a line naming it that opens either a brace block (`… {`) or an
+//! indented YAML mapping (`name:` that is a key of a list item: an Ansible task). The argument
+//! must be a direct child of the block.
+
+use serde::Serialize;
+
+use super::check::Fields;
+use super::{Hit, PatternKind};
+use crate::syntax::{FileCtx, FileKind};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct IacArgument {
+    pub argument: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub context: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when: Option<String>,
+}
+
+const KEY: &str = "an argument is letters, digits, `_` and `-`, e.g. `registration_token`";
+
+impl PatternKind for IacArgument {
+    const NAME: &'static str = "iac_argument";
+    const REQUIRED: &'static [&'static str] = &["argument"];
+    const OPTIONAL: &'static [&'static str] = &["blocks", "context", "when"];
+    const MATCHES: &'static str = "an argument (`name:`, `name =`, `name =>`) of a named block (an Ansible module task, a Terraform resource), or of a file naming a `context`, optionally only `when` another argument is in the same block";
+
+    fn parse(f: &mut Fields) -> Option<Self> {
+        let argument = f.text("argument")?;
+        let argument = f.check.ident(&argument, "argument", &['-'], KEY);
+        let blocks = f.list("blocks")?;
+        let blocks = f.check.strings(&blocks, "block");
+        let context = f.list("context")?;
+        let context = f.check.strings(&context, "context literal");
+        let when = match f.opt_text("when")? {
+            None => None,
+            Some(w) => Some(f.check.ident(&w, "argument", &['-'], KEY)?),
+        };
+        let (blocks, context) = (blocks?, context?);
+        if blocks.is_empty() == context.is_empty() {
+            let kind = f.kind().clone();
+            f.check.err_at(
+                &kind,
+                "an `iac_argument` pattern needs either `blocks` or `context`",
+                Some(
+                    "give `blocks` (the blocks the argument belongs to) or `context` (literals a file of the tool contains)"
+                        .into(),
+                ),
+            );
+            return None;
+        }
+        Some(IacArgument {
+            argument: argument?,
+            blocks,
+            context,
+            when,
+        })
+    }
+
+    fn anchor(&self) -> String {
+        self.argument.clone()
+    }
+
+    /// The blocks (or the tool's context literals): rarer than an argument such as `locked`.
+    fn anchors(&self) -> Vec<String> {
+        if self.blocks.is_empty() {
+            self.context.clone()
+        } else {
+            self.blocks.clone()
+        }
+    }
+
+    fn context_anchors(&self) -> Vec<String> {
+        vec![self.argument.clone()]
+    }
+
+    fn literals(&self) -> Vec<String> {
+        let mut v = vec![self.argument.clone()];
+        v.extend(self.blocks.iter().cloned());
+        v
+    }
+
+    fn describe(&self) -> String {
+        let mut s = format!("argument `{}`", self.argument);
+        if self.blocks.is_empty() {
+            s.push_str(&format!(" in a file naming {}", self.context.join(" or ")));
+            if let Some(w) = &self.when {
+                s.push_str(&format!(", with `{w}` in the same file"));
+            }
+        } else {
+            s.push_str(&format!(" of {}", self.blocks.join(" or ")));
+            if let Some(w) = &self.when {
+                s.push_str(&format!(", with `{w}` in the same block"));
+            }
+        }
+        s
+    }
+
+    fn applies(&self, kind: FileKind) -> bool {
+        use FileKind::*;
+        matches!(kind, Yaml | Helm | Shell | Code | Ci)
+    }
+
+    fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        let text = ctx.src.text;
+        let keep = |at: &usize| !ctx.src.in_comment(*at);
+        let hits: Vec<usize> = key_offsets(text, &self.argument).filter(keep).collect();
+        if hits.is_empty() {
+            return Vec::new();
+        }
+        let whens: Vec<usize> = match &self.when {
+            Some(w) => key_offsets(text, w).filter(keep).collect(),
+            None => Vec::new(),
+        };
+        let found: Vec<usize> = if self.blocks.is_empty() {
+            if self.when.is_some() && whens.is_empty() {
+                return Vec::new();
+            }
+            hits
+        } else {
+            let blocks: Vec<Block> = self
+                .blocks
+                .iter()
+                .flat_map(|name| blocks(text, name))
+                .filter(|b| keep(&b.start))
+                .collect();
+            hits.into_iter()
+                .filter(|&at| {
+                    blocks.iter().any(|b| {
+                        b.child(text, at)
+                            && (self.when.is_none() || whens.iter().any(|&w| b.child(text, w)))
+                    })
+                })
+                .collect()
+        };
+        found
+            .into_iter()
+            .map(|at| Hit::new(at, at + self.argument.len(), self.argument.as_str()))
+            .collect()
+    }
+}
+
+fn is_name_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-')
+}
+
+/// Offsets of `key` written as a key: `key:`, `key =`, `key =>`, optionally quoted, at the
+/// start of a line (after indentation or `- `) or after `{`, `(` or `,`.
+fn key_offsets<'t>(text: &'t str, key: &'t str) -> impl Iterator<Item = usize> + 't {
+    let b = text.as_bytes();
+    memchr::memmem::find_iter(b, key.as_bytes()).filter(move |&at| {
+        let mut s = at;
+        let mut quote = None;
+        if s > 0 && matches!(b[s - 1], b'"' | b'\'') {
+            quote = Some(b[s - 1]);
+            s -= 1;
+        }
+        if s > 0 && (is_name_byte(b[s - 1]) || b[s - 1] == b'.') {
+            return false;
+        }
+        let line_start = b[..s].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+        let before = b[line_start..s].trim_ascii();
+        let before_ok = before.is_empty()
+            || before == b"-"
+            || before.ends_with(b"{")
+            || before.ends_with(b"(")
+            || before.ends_with(b",");
+        if !before_ok {
+            return false;
+        }
+        let mut e = at + key.len();
+        if let Some(q) = quote {
+            if b.get(e) != Some(&q) {
+                return false;
+            }
+            e += 1;
+        } else if b.get(e).is_some_and(|&c| is_name_byte(c) || c == b'.') {
+            return false;
+        }
+        while matches!(b.get(e), Some(b' ' | b'\t')) {
+            e += 1;
+        }
+        match b.get(e) {
+            Some(b':') => b.get(e + 1).is_none_or(|c| c.is_ascii_whitespace()),
+            Some(b'=') => !matches!(b.get(e + 1), Some(b'=' | b'~')),
+            _ => false,
+        }
+    })
+}
+
+/// A block: where its name is written, and what it holds.
+struct Block {
+    start: usize,
+    kind: BlockKind,
+}
+
+enum BlockKind {
+    /// `{` at `open` and its matching `}` at `close`.
+    Brace { open: usize, close: usize },
+    /// The lines after the key, from `body` to `end`, whose keys sit at `indent`.
+    Yaml {
+        body: usize,
+        end: usize,
+        indent: usize,
+    },
+}
+
+impl Block {
+    /// Is `at` a key directly in this block (not in a nested one)?
+    fn child(&self, text: &str, at: usize) -> bool {
+        let b = text.as_bytes();
+        match self.kind {
+            BlockKind::Brace { open, close } => {
+                if at <= open || at >= close {
+                    return false;
+                }
+                let mut depth = 0i32;
+                for &c in &b[open + 1..at] {
+                    match c {
+                        b'{' | b'[' | b'(' => depth += 1,
+                        b'}' | b']' | b')' => depth -= 1,
+                        _ => {}
+                    }
+                }
+                depth == 0
+            }
+            BlockKind::Yaml { body, end, indent } => {
+                if at < body || at >= end {
+                    return false;
+                }
+                let line_start = b[..at].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+                let col = at - line_start;
+                col == indent || col == indent + 1 && matches!(b[at - 1], b'"' | b'\'')
+            }
+        }
+    }
+}
+
+fn indent_of(line: &[u8]) -> usize {
+    line.iter().take_while(|&&c| c == b' ').count()
+}
+
+/// The blocks named `name`: a line holding the name (as a word) that ends with `{`, or a YAML
+/// key `name:` with nothing after it that is a key of a list item.
+fn blocks(text: &str, name: &str) -> Vec<Block> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(b, name.as_bytes()) {
+        let after = at + name.len();
+        if at > 0 && is_name_byte(b[at - 1]) || b.get(after).is_some_and(|&c| is_name_byte(c)) {
+            continue;
+        }
+        let line_end = memchr::memchr(b'\n', &b[after..]).map_or(b.len(), |i| after + i);
+        let rest = b[after..line_end].trim_ascii_end();
+        if rest.ends_with(b"{") {
+            let open = after + rest.len() - 1;
+            if let Some(close) = matching_brace(b, open) {
+                out.push(Block {
+                    start: at,
+                    kind: BlockKind::Brace { open, close },
+                });
+            }
+            continue;
+        }
+        let rest = rest.strip_prefix(b"\"").unwrap_or(rest);
+        if rest != b":" {
+            continue;
+        }
+        let line_start = b[..at].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+        let key_indent = at - line_start;
+        let lead = &b[line_start..at];
+        let lead = lead.strip_suffix(b"\"").unwrap_or(lead);
+        if !lead.iter().all(|&c| c == b' ' || c == b'-') || !in_list_item(b, line_start, lead) {
+            continue;
+        }
+        // The block's lines: more indented than the key.
+        let body = (line_end + 1).min(b.len());
+        let mut indent = None;
+        let mut end = body;
+        let mut i = body;
+        while i < b.len() {
+            let e = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| i + k);
+            let line = &b[i..e];
+            if !line.trim_ascii().is_empty() {
+                let ind = indent_of(line);
+                if ind <= key_indent {
+                    break;
+                }
+                indent.get_or_insert(ind);
+            }
+            end = e;
+            i = e + 1;
+        }
+        if let Some(indent) = indent {
+            out.push(Block {
+                start: at,
+                kind: BlockKind::Yaml { body, end, indent },
+            });
+        }
+    }
+    out
+}
+
+/// Is the YAML key whose line starts at `line_start` (with `lead` before it) a key of a list
+/// item: `- key:` itself, or a sibling of a `- other:` line above it?
+fn in_list_item(b: &[u8], line_start: usize, lead: &[u8]) -> bool {
+    if lead.trim_ascii() == b"-" {
+        return true;
+    }
+    let indent = lead.len();
+    let mut end = line_start;
+    while end > 0 {
+        let s = b[..end - 1].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+        let line = &b[s..end - 1];
+        end = s;
+        let t = line.trim_ascii();
+        if t.is_empty() || t.starts_with(b"#") {
+            continue;
+        }
+        let ind = indent_of(line);
+        if ind == indent {
+            continue;
+        }
+        return ind + 2 == indent && t.starts_with(b"- ");
+    }
+    false
+}
+
+/// The `}` that closes the `{` at `open`.
+fn matching_brace(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, &c) in b.iter().enumerate().skip(open) {
+        match c {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(t: &str, k: &str) -> Vec<usize> {
+        key_offsets(t, k).collect()
+    }
+
+    #[test]
+    fn keys_in_every_language() {
+        assert_eq!(keys("  tag_list: [a]\n", "tag_list"), [2]);
+        assert_eq!(keys("  tag_list = [\"a\"]\n", "tag_list"), [2]);
+        assert_eq!(keys("  'tag-list' => 'a',\n", "tag-list"), [3]);
+        assert_eq!(keys("{ \"tag_list\": 1, tag_list: 2 }", "tag_list"), [3, 17]);
+        for t in [
+            "x.tag_list = 1",
+            "if tag_list == 1",
+            "echo tag_list: a",
+            "my_tag_list: 1",
+            "tag_list_x: 1",
+            "tag_list:x",
+        ] {
+            assert!(keys(t, "tag_list").is_empty(), "{t}");
+        }
+    }
+
+    #[test]
+    fn yaml_blocks_are_keys_of_list_items() {
+        let t = "- name: a\n  community.general.gitlab_runner:\n    locked: false\n    x:\n      locked: true\n";
+        let bs = blocks(t, "community.general.gitlab_runner");
+        assert_eq!(bs.len(), 1);
+        let first = t.find("locked").unwrap();
+        let nested = t.rfind("locked").unwrap();
+        assert!(bs[0].child(t, first));
+        assert!(!bs[0].child(t, nested));
+        // A variable named like the module is not a task.
+        assert!(blocks("gitlab_runner:\n  locked: false\n", "gitlab_runner").is_empty());
+        assert!(blocks("vars:\n  gitlab_runner:\n    locked: false\n", "gitlab_runner").is_empty());
+        assert_eq!(blocks("- gitlab_runner:\n    locked: false\n", "gitlab_runner").len(), 1);
+    }
+
+    #[test]
+    fn brace_blocks_hold_their_direct_arguments() {
+        let t = "resource \"gitlab_runner\" \"r\" {\n  locked = true\n  x = {\n    locked = 1\n  }\n}\nlocked = 2\n";
+        let bs = blocks(t, "resource \"gitlab_runner\"");
+        assert_eq!(bs.len(), 1);
+        let offs: Vec<usize> = key_offsets(t, "locked").collect();
+        assert_eq!(offs.len(), 3);
+        assert!(bs[0].child(t, offs[0]));
+        assert!(!bs[0].child(t, offs[1]));
+        assert!(!bs[0].child(t, offs[2]));
+        // Another resource type with the same prefix is not the block.
+        assert!(blocks("resource \"gitlab_runner_x\" \"r\" {\n}\n", "resource \"gitlab_runner\"").is_empty());
+    }
+}

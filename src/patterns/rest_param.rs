@@ -1,0 +1,138 @@
+//! A parameter sent with a call of one endpoint: `--form "token=…"` or `-d tag_list=…` of the
+//! same curl command, `"token":` in the body of the same request. Unlike `rest_field`, which
+//! counts a field anywhere in a file that calls its endpoints, the parameter must be part of the
+//! statement that makes the call, with the call's method seen: a file that posts the same
+//! fields to a newer endpoint (`/user/runners`) and to the removed one is judged per request.
+
+use serde::Serialize;
+
+use super::check::Fields;
+use super::rest_endpoint::makes_requests;
+use super::{Hit, PatternKind, path_anchor};
+use crate::syntax::rest;
+use crate::syntax::{Method, RestApi};
+use crate::syntax::{FileCtx, FileKind, is_ident_byte};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RestParam {
+    pub name: String,
+    pub path: String,
+    pub method: Method,
+}
+
+impl PatternKind for RestParam {
+    const NAME: &'static str = "rest_param";
+    const REQUIRED: &'static [&'static str] = &["name", "path", "method"];
+    const OPTIONAL: &'static [&'static str] = &[];
+    const MATCHES: &'static str =
+        "a parameter (`name=`, `\"name\":`) in the statement that calls the endpoint with the method";
+
+    fn parse(f: &mut Fields) -> Option<Self> {
+        let name = f.text("name")?;
+        let name = f.check.ident(
+            &name,
+            "parameter name",
+            &[],
+            "a parameter name is letters, digits and `_`",
+        );
+        let path = f.text("path")?;
+        let path = f.check.rest_path(&path);
+        let method = f.text("method")?;
+        let method = f.check.method(&method);
+        Some(RestParam {
+            name: name?,
+            path: path?,
+            method: method?,
+        })
+    }
+
+    fn anchor(&self) -> String {
+        self.name.clone()
+    }
+
+    /// The endpoint's rarest segment: rarer than a parameter such as `token`.
+    fn anchors(&self) -> Vec<String> {
+        vec![path_anchor(&self.path).unwrap_or(&self.path).to_string()]
+    }
+
+    /// A file must also send the parameter.
+    fn context_anchors(&self) -> Vec<String> {
+        vec![self.name.clone()]
+    }
+
+    fn describe(&self) -> String {
+        format!(
+            "parameter `{}` of {} /api/v4{}",
+            self.name,
+            self.method.as_str(),
+            self.path
+        )
+    }
+
+    fn applies(&self, kind: FileKind) -> bool {
+        makes_requests(kind)
+    }
+
+    fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        let text = ctx.src.text;
+        let mut out = Vec::new();
+        for call in rest::calls(&self.path, RestApi::V4, false, ctx) {
+            if call.method != Some(self.method) {
+                continue;
+            }
+            // The statement is a part of the file's text.
+            let Some(base) = (call.statement.as_ptr() as usize)
+                .checked_sub(text.as_ptr() as usize)
+                .filter(|b| b + call.statement.len() <= text.len())
+            else {
+                continue;
+            };
+            for at in param_offsets(call.statement, &self.name) {
+                let at = base + at;
+                if !ctx.src.in_comment(at) && !out.iter().any(|h: &Hit| h.start == at) {
+                    out.push(Hit::new(at, at + self.name.len(), self.name.as_str()));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Where `name` is sent in a statement: `name=` (a form or query field), `"name":`, `'name':`,
+/// `name:` or `"name" =>` (a body).
+fn param_offsets<'s>(stmt: &'s str, name: &'s str) -> impl Iterator<Item = usize> + 's {
+    let b = stmt.as_bytes();
+    memchr::memmem::find_iter(b, name.as_bytes()).filter(move |&at| {
+        if at > 0 && (is_ident_byte(b[at - 1]) || matches!(b[at - 1], b'-' | b'.' | b'$')) {
+            return false;
+        }
+        let mut e = at + name.len();
+        if at > 0 && matches!(b[at - 1], b'"' | b'\'') && b.get(e) == Some(&b[at - 1]) {
+            e += 1;
+        }
+        while b.get(e) == Some(&b' ') {
+            e += 1;
+        }
+        match b.get(e) {
+            // Not `name==` (a comparison) nor `name=$(curl …)` (the response kept in a variable).
+            Some(b'=') => !matches!(b.get(e + 1), Some(b'=')) && !b[e + 1..].starts_with(b"$("),
+            Some(b':') => b.get(e + 1).is_none_or(|c| *c == b' '),
+            _ => false,
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_as_requests_send_them() {
+        let offs = |s: &str| param_offsets(s, "token").collect::<Vec<_>>();
+        assert_eq!(offs("--form \"token=$T\""), [8]);
+        assert_eq!(offs("-d token=x -F 'token=y'"), [3, 15]);
+        assert_eq!(offs("json={\"token\": t}"), [7]);
+        assert!(offs("-H \"PRIVATE-TOKEN: x\" $token= private_token=1 token==").is_empty());
+        assert!(offs("token=$(curl -X POST url)").is_empty());
+    }
+}
