@@ -5,6 +5,7 @@
 
 pub mod classify;
 pub mod cmdline;
+pub mod embedded;
 mod file;
 pub mod graphql;
 pub mod graphql_docs;
