@@ -206,7 +206,13 @@ fn detect(key: &[String], values: &[String], ctx: &FileCtx) -> Vec<Hit> {
             let Some(value) = assigned_value(text, end) else {
                 continue;
             };
-            if !values.iter().any(|v| value_matches(value, v)) {
+            // In a template, what the template fills in is unknown (`"{{ x | default('v') }}"`).
+            let value = if ctx.src.class.templated {
+                crate::syntax::yaml::mask_templates(value)
+            } else {
+                value.to_string()
+            };
+            if !values.iter().any(|v| value_matches(&value, v)) {
                 continue;
             }
         }

@@ -97,12 +97,14 @@ pub fn path_matches(pattern: &[String], path: &[&Segment]) -> bool {
 }
 
 /// The delimiters of template syntax: Go templates (`{{ }}`, also `{{- -}}`), Jinja statements
-/// and comments (`{% %}`, `{# #}`), ERB (`<% %>`, `<%= %>`, `<%- -%>`).
-const TEMPLATE_DELIMITERS: [(&[u8], &[u8]); 4] = [
+/// and comments (`{% %}`, `{# #}`), ERB (`<% %>`, `<%= %>`, `<%- -%>`), Terraform template
+/// directives (`%{ if x ~}`).
+const TEMPLATE_DELIMITERS: [(&[u8], &[u8]); 5] = [
     (b"{{", b"}}"),
     (b"{%", b"%}"),
     (b"{#", b"#}"),
     (b"<%", b"%>"),
+    (b"%{", b"}"),
 ];
 
 /// The byte ranges of the template tags of `b` (an unclosed tag runs to the end).
@@ -127,7 +129,7 @@ fn template_spans(b: &[u8]) -> Vec<(usize, usize)> {
     spans
 }
 
-/// Replace each template tag (`{{ … }}`, `{% … %}`, `{# … #}`, `<% … %>`) with `_` and spaces,
+/// Replace each template tag (`{{ … }}`, `{% … %}`, `{# … #}`, `<% … %>`, `%{ … }`) with `_` and spaces,
 /// so that templated YAML parses and every other byte keeps its offset. A line that holds only
 /// tags, blanks and a trailing comment (`{{- if .Values.x }}  # note`) becomes blank. Line
 /// breaks are kept.
