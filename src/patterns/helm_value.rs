@@ -141,11 +141,26 @@ fn template_refs(dotted: &str, values: &[String], ctx: &FileCtx) -> Vec<Hit> {
             b.get(end).is_none_or(|&c| !is_ident_byte(c) && c != b'-')
                 && (at == 0 || !is_ident_byte(b[at - 1]))
                 && !ctx.src.in_comment(at)
-                && (values.is_empty()
-                    || compared_with(&text[..at], &text[end..]).is_some_and(|v| values.contains(&v)))
+                && (values.is_empty() || compared_only_with(values, &needle, text, at))
         })
         .map(|at| Hit::new(at + 8, at + needle.len(), dotted))
         .collect()
+}
+
+/// Is the reference at `at` compared with one of `values`, and is the same reference compared
+/// with nothing else in its action? `(or (eq .Values.x "sidekiq") (eq .Values.x "webhook"))` is a
+/// chart's own check of the allowed values, not a use of one.
+fn compared_only_with(values: &[String], needle: &str, text: &str, at: usize) -> bool {
+    let compared = |k: usize| compared_with(&text[..k], &text[k + needle.len()..]);
+    if !compared(at).is_some_and(|v| values.contains(&v)) {
+        return false;
+    }
+    let b = text.as_bytes();
+    let open = memchr::memmem::rfind(&b[..at], b"{{").unwrap_or(0);
+    let close = memchr::memmem::find(&b[at..], b"}}").map_or(b.len(), |k| at + k);
+    memchr::memmem::find_iter(&b[open..close], needle.as_bytes())
+        .filter_map(|k| compared(open + k))
+        .all(|v| values.contains(&v))
 }
 
 /// The string a template reference is compared with by `eq`/`ne`, from the text before and
@@ -239,5 +254,15 @@ mod tests {
         assert_eq!(c(r#"{{ .Values.x | quote }}"#), None);
         assert_eq!(c(r#"{{ printf "%s" .Values.x }}"#), None);
         assert_eq!(c(r#"{{ default "sidekiq" .Values.x }}"#), None);
+    }
+
+    #[test]
+    fn a_check_of_the_allowed_values_is_no_use() {
+        let v = ["sidekiq".to_string()];
+        let n = ".Values.x";
+        let only = |t: &str| compared_only_with(&v, n, t, t.find(n).unwrap());
+        assert!(only(r#"{{ if eq .Values.x "sidekiq" }}a{{ else if eq .Values.x "webhook" }}"#));
+        assert!(!only(r#"{{ if not (or (eq $.Values.x "sidekiq") (eq $.Values.x "webhook")) }}"#));
+        assert!(!only(r#"{{ if eq .Values.x "webhook" }}"#));
     }
 }
