@@ -168,7 +168,8 @@ fn assigned_value(text: &str, i: usize) -> Option<&str> {
         }
         return Some(rest);
     }
-    Some(rest.split('\n').next().unwrap_or(""))
+    // To the end of the line or of the statement (`a['x'] = 1; b['y'] = 2` on one line).
+    Some(rest.split(['\n', ';']).next().unwrap_or(""))
 }
 
 fn value_matches(value: &str, wanted: &str) -> bool {

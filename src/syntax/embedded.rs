@@ -44,8 +44,10 @@ fn class_of(kind: FileKind) -> Class {
 }
 
 /// The markers one of which a file must hold to have regions (a file without is done at once).
-const MARKERS: [&[u8]; 9] = [
+const MARKERS: [&[u8]; 11] = [
     b"<<",
+    b": |",
+    b": >",
     b"''",
     b"%(",
     b"config:",
@@ -78,7 +80,15 @@ pub fn regions(path: &str, class: Class, text: &str) -> Vec<Region> {
     if hcl {
         hcl_values(text, &mut out);
     }
-    out.retain(|r| r.start < r.end && (r.class.kind != class.kind || r.form != Form::Verbatim));
+    if !is_yaml_kind(class.kind) {
+        omnibus_config_strings(text, &mut out);
+    }
+    // Text of the file's own kind is scanned with the file, unless the file is YAML, where it
+    // is a scalar (a CI job that writes a child pipeline).
+    out.retain(|r| {
+        r.start < r.end
+            && (r.class.kind != class.kind || r.form != Form::Verbatim || is_yaml_kind(class.kind))
+    });
     out.sort_by_key(|r| (r.start, r.end));
     out.dedup_by(|a, b| a.start == b.start && a.end == b.end);
     out
@@ -177,6 +187,15 @@ fn yaml_key<'t>(l: &Line<'t>) -> Option<(&'t str, usize, &'t str, usize)> {
     Some((key, col, value, value_at))
 }
 
+/// The kinds of file that a block scalar keyed by a file name is scanned as.
+const FILE_KINDS: [FileKind; 5] = [
+    FileKind::RunnerConfig,
+    FileKind::Omnibus,
+    FileKind::Ci,
+    FileKind::Helm,
+    FileKind::DatabaseConfig,
+];
+
 fn is_block_indicator(v: &str) -> bool {
     let v = v.split(" #").next().unwrap_or("").trim();
     let mut c = v.chars();
@@ -214,6 +233,10 @@ fn yaml_regions(text: &str, out: &mut Vec<Region>) {
             "GITLAB_OMNIBUS_CONFIG" => Some(FileKind::Omnibus),
             "value" if previous_name => Some(FileKind::Omnibus),
             "config" if block && parent == Some("runners") => Some(FileKind::RunnerConfig),
+            // A file held in a ConfigMap or Secret: `config.toml: |`, `gitlab.rb: |`.
+            name if block && name.contains('.') => classify::classify(name)
+                .map(|c| c.kind)
+                .filter(|k| FILE_KINDS.contains(k)),
             "values" | "valuesObject" if parent == Some("helm") => Some(FileKind::Helm),
             "values" if !block && value.is_empty() && parent == Some("spec") && helm_release => {
                 Some(FileKind::Helm)
@@ -433,6 +456,33 @@ fn target_kind(head: &str) -> Option<FileKind> {
     }
     let t = t.trim_start_matches("./");
     classify::classify(t).map(|c| c.kind)
+}
+
+/// `GITLAB_OMNIBUS_CONFIG="…"` (or `'…'`) in a command line, Dockerfile or environment file:
+/// the quoted `gitlab.rb` settings.
+fn omnibus_config_strings(text: &str, out: &mut Vec<Region>) {
+    let b = text.as_bytes();
+    for at in memchr::memmem::find_iter(b, b"GITLAB_OMNIBUS_CONFIG") {
+        let mut i = at + "GITLAB_OMNIBUS_CONFIG".len();
+        if !matches!(b.get(i), Some(b'=')) {
+            continue;
+        }
+        i += 1;
+        let Some(&q @ (b'"' | b'\'')) = b.get(i) else {
+            continue;
+        };
+        let start = i + 1;
+        let mut k = start;
+        while k < b.len() && b[k] != q {
+            k += if b[k] == b'\\' { 2 } else { 1 };
+        }
+        out.push(Region {
+            start,
+            end: k.min(b.len()),
+            class: class_of(FileKind::Omnibus),
+            form: Form::Verbatim,
+        });
+    }
 }
 
 /// Nix indented strings (`'' … ''`) holding `gitlab.rb` settings, runner TOML or chart values.
@@ -716,6 +766,32 @@ mod tests {
             found("k8s/gitlab.yaml", k),
             [(FileKind::Omnibus, "gitlab_rails['a'] = 1".to_string())]
         );
+    }
+
+    #[test]
+    fn files_in_config_maps_and_omnibus_config_in_commands() {
+        let t = "data:\n  config.toml: |\n    [[runners]]\n    shell = \"cmd\"\n  entrypoint: |\n    echo\n";
+        assert_eq!(
+            found("k8s/runner-cm.yaml", t),
+            [(
+                FileKind::RunnerConfig,
+                "[[runners]]\n    shell = \"cmd\"".to_string()
+            )]
+        );
+        let d = "docker run -e GITLAB_OMNIBUS_CONFIG=\"external_url 'x'; gitlab_rails['a'] = 1\" gitlab/gitlab-ce\n";
+        assert_eq!(
+            found("run.sh", d),
+            [(
+                FileKind::Omnibus,
+                "external_url 'x'; gitlab_rails['a'] = 1".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn a_ci_job_that_writes_a_child_pipeline() {
+        let t = "gen:\n  script:\n    - |\n      cat > child.gitlab-ci.yml <<EOF\n      job:\n        script: x\n      EOF\n";
+        assert_eq!(found(".gitlab-ci.yml", t)[0].0, FileKind::Ci);
     }
 
     #[test]
