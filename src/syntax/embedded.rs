@@ -70,7 +70,10 @@ pub fn regions(path: &str, class: Class, text: &str) -> Vec<Region> {
     }
     let lower = path.to_ascii_lowercase();
     let hcl = lower.ends_with(".tf") || lower.ends_with(".hcl");
-    heredocs(text, hcl, &mut out);
+    // Heredocs: in everything but source code other than Ruby (where `a<<b` is a shift).
+    if class.kind != FileKind::Code || lower.ends_with(".rb") || lower.ends_with(".rake") {
+        heredocs(text, hcl, &mut out);
+    }
     if lower.ends_with(".nix") {
         nix_strings(text, &mut out);
     }
@@ -357,6 +360,7 @@ fn sniff(body: &str) -> Option<FileKind> {
 fn heredocs(text: &str, hcl: bool, out: &mut Vec<Region>) {
     let b = text.as_bytes();
     let mut from = 0;
+    let mut failed: Vec<&str> = Vec::new();
     while let Some(j) = memchr::memmem::find(&b[from..], b"<<") {
         let at = from + j;
         from = at + 2;
@@ -381,10 +385,15 @@ fn heredocs(text: &str, hcl: bool, out: &mut Vec<Region>) {
         {
             i += 1;
         }
-        if i == id_start || !b[id_start].is_ascii_alphabetic() {
+        // Heredoc words are upper case (`EOF`, `EOT`, `YAML`): `x<<y` is no heredoc.
+        let ident = &text[id_start..i];
+        if ident.is_empty()
+            || !ident.as_bytes()[0].is_ascii_uppercase()
+            || ident.bytes().any(|c| c.is_ascii_lowercase())
+            || failed.contains(&ident)
+        {
             continue;
         }
-        let ident = &text[id_start..i];
         if quote.is_some() {
             if b.get(i) != quote.as_ref() {
                 continue;
@@ -409,6 +418,8 @@ fn heredocs(text: &str, hcl: bool, out: &mut Vec<Region>) {
             pos += raw.len();
         }
         let Some(end) = end else {
+            // Not terminated: the same word is not looked for again (no quadratic search).
+            failed.push(ident);
             continue;
         };
         from = end;
