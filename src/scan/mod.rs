@@ -249,14 +249,15 @@ impl Scanner {
         // Text of another kind inside the file (a block scalar of runner TOML, a heredoc of CI
         // YAML…), scanned as what it is on a copy blank outside it: the hits' offsets are the
         // file's own, so suppressions, repeats and places work as for the file.
-        // One level of nesting too: runner TOML in the values of an Argo CD application.
+        // One level of nesting too: runner TOML in the values of an Argo CD application. The
+        // detectors see a region under the name of a file of its kind.
         for region in embedded::regions(path, class, text) {
             let inner = embedded::isolate(text, &region);
-            let inner_src = Source::new(path, &inner, region.class);
+            let inner_src = Source::new(region.file_name(), &inner, region.class);
             self.detect(candidates, &FileCtx::new(&inner_src), &mut sink);
-            for nested in embedded::regions(path, region.class, &inner) {
+            for nested in embedded::regions(region.file_name(), region.class, &inner) {
                 let nested_text = embedded::isolate(&inner, &nested);
-                let nested_src = Source::new(path, &nested_text, nested.class);
+                let nested_src = Source::new(nested.file_name(), &nested_text, nested.class);
                 self.detect(candidates, &FileCtx::new(&nested_src), &mut sink);
             }
         }

@@ -35,6 +35,21 @@ pub struct Region {
     pub form: Form,
 }
 
+impl Region {
+    /// The name of a file of the region's kind, that detectors see as its path (a region of
+    /// values inside a chart template is values, not a template).
+    pub fn file_name(&self) -> &'static str {
+        match self.class.kind {
+            FileKind::Helm => "values.yaml",
+            FileKind::RunnerConfig => "config.toml",
+            FileKind::Omnibus => "gitlab.rb",
+            FileKind::Ci => ".gitlab-ci.yml",
+            FileKind::DatabaseConfig => "database.yml",
+            _ => "embedded.yaml",
+        }
+    }
+}
+
 fn class_of(kind: FileKind) -> Class {
     Class {
         kind,
