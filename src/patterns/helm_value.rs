@@ -73,10 +73,15 @@ impl PatternKind for HelmValue {
     }
 }
 
-/// A chart template (not a values file that a tool renders from `templates/values.yaml.tpl`).
+/// A chart template: under `templates/`, but not a values file that another tool renders from
+/// there (`templates/values.yaml.tpl`, an Ansible role's `templates/runner-values.yaml.j2`).
 fn is_template(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    (path.starts_with("templates/") || path.contains("/templates/")) && !name.starts_with("values")
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    (path.starts_with("templates/") || path.contains("/templates/"))
+        && !name.contains("values")
+        && ![".j2", ".jinja2", ".jinja", ".erb"]
+            .iter()
+            .any(|e| name.ends_with(e))
 }
 
 /// The values path of a key: its key path with dotted keys split into their steps; in a

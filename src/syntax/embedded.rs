@@ -98,9 +98,7 @@ pub fn regions(path: &str, class: Class, text: &str) -> Vec<Region> {
     if hcl {
         hcl_values(text, &mut out);
     }
-    if !is_yaml_kind(class.kind) {
-        omnibus_config_strings(text, &mut out);
-    }
+    omnibus_config_strings(text, &mut out);
     // Text of the file's own kind is scanned with the file, unless the file is YAML, where it
     // is a scalar (a CI job that writes a child pipeline).
     out.retain(|r| {
@@ -256,6 +254,8 @@ fn yaml_regions(text: &str, out: &mut Vec<Region>) {
                 .map(|c| c.kind)
                 .filter(|k| FILE_KINDS.contains(k)),
             "values" | "valuesObject" if parent == Some("helm") => Some(FileKind::Helm),
+            // Kustomize `helmCharts: - name: … valuesInline:`.
+            "valuesInline" if parent == Some("helmCharts") => Some(FileKind::Helm),
             "values" if !block && value.is_empty() && parent == Some("spec") && helm_release => {
                 Some(FileKind::Helm)
             }
@@ -484,8 +484,8 @@ fn target_kind(head: &str) -> Option<FileKind> {
     classify::classify(t).map(|c| c.kind)
 }
 
-/// `GITLAB_OMNIBUS_CONFIG="…"` (or `'…'`) in a command line, Dockerfile or environment file:
-/// the quoted `gitlab.rb` settings.
+/// `GITLAB_OMNIBUS_CONFIG="…"` (or `'…'`, or unquoted to the end of the line) in a command line,
+/// Dockerfile, environment file or a compose `environment:` list: the `gitlab.rb` settings.
 fn omnibus_config_strings(text: &str, out: &mut Vec<Region>) {
     let b = text.as_bytes();
     for at in memchr::memmem::find_iter(b, b"GITLAB_OMNIBUS_CONFIG") {
@@ -494,12 +494,14 @@ fn omnibus_config_strings(text: &str, out: &mut Vec<Region>) {
             continue;
         }
         i += 1;
-        let Some(&q @ (b'"' | b'\'')) = b.get(i) else {
-            continue;
+        // Quoted, or unquoted to the end of the line (`- GITLAB_OMNIBUS_CONFIG=external_url …`).
+        let (start, q) = match b.get(i) {
+            Some(&q @ (b'"' | b'\'')) => (i + 1, q),
+            _ => (i, b'\n'),
         };
-        let start = i + 1;
         let mut k = start;
-        while k < b.len() && b[k] != q {
+        // A quoted value may span lines.
+        while k < b.len() && b[k] != q && (q != b'\n' || b[k] != b'\r') {
             k += if b[k] == b'\\' { 2 } else { 1 };
         }
         out.push(Region {
