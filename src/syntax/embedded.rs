@@ -335,15 +335,8 @@ fn sniff(body: &str) -> Option<FileKind> {
         if t == "[[runners]]" || t.starts_with("[runners.") {
             return Some(FileKind::RunnerConfig);
         }
-        if [
-            "gitlab_rails[",
-            "external_url ",
-            "postgres_exporter[",
-            "sidekiq[",
-        ]
-        .iter()
-        .any(|p| t.starts_with(p))
-        {
+        // `gitlab.rb` settings: nearly every snippet sets the URL or a Rails setting.
+        if t.starts_with("gitlab_rails[") || t.starts_with("external_url ") {
             return Some(FileKind::Omnibus);
         }
         if l.indent == min {
