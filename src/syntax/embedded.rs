@@ -608,9 +608,9 @@ fn hcl_values(text: &str, out: &mut Vec<Region>) {
     let b = text.as_bytes();
     let helm = class_of(FileKind::Helm);
     for at in memchr::memmem::find_iter(b, b"yamlencode(") {
-        let window = &text[at.saturating_sub(60)..at];
+        let window = &b[at.saturating_sub(60)..at];
         let rest = text[at + 11..].trim_start();
-        if !window.contains("values") || !rest.starts_with('{') {
+        if memchr::memmem::find(window, b"values").is_none() || !rest.starts_with('{') {
             continue;
         }
         let open = text.len() - rest.len();
@@ -844,6 +844,20 @@ mod tests {
         let doc = super::super::yaml::parse(&s);
         assert_eq!(doc.keys[0].name, "rbac.create");
         assert_eq!(&t[doc.keys[0].start..doc.keys[0].end], "rbac.create");
+    }
+
+    #[test]
+    fn text_that_is_not_ascii_is_no_problem() {
+        let t = "# Ünïcödé ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓\nresource \"helm_release\" \"r\" {\n  values = [yamlencode({ a = \"é\" })]\n  set {\n    name = \"é.ü\" # ✓\n  }\n}\n";
+        let class = classify::classify("main.tf").unwrap();
+        for r in regions("main.tf", class, t) {
+            assert_eq!(isolate(t, &r).len(), t.len());
+        }
+        let y = "ü: ✓\nrunners:\n  config: |\n    ✓ [[runners]] ✓\nGITLAB_OMNIBUS_CONFIG=\"✓\\✓\n";
+        let class = classify::classify("values.yaml").unwrap();
+        for r in regions("values.yaml", class, y) {
+            assert_eq!(isolate(y, &r).len(), y.len());
+        }
     }
 
     #[test]
