@@ -168,7 +168,8 @@ fn assigned_value(text: &str, i: usize) -> Option<&str> {
         }
         return Some(rest);
     }
-    Some(rest.split('\n').next().unwrap_or(""))
+    // To the end of the line or of the statement (`a['x'] = 1; b['y'] = 2` on one line).
+    Some(rest.split(['\n', ';']).next().unwrap_or(""))
 }
 
 fn value_matches(value: &str, wanted: &str) -> bool {
@@ -206,7 +207,13 @@ fn detect(key: &[String], values: &[String], ctx: &FileCtx) -> Vec<Hit> {
             let Some(value) = assigned_value(text, end) else {
                 continue;
             };
-            if !values.iter().any(|v| value_matches(value, v)) {
+            // In a template, what the template fills in is unknown (`"{{ x | default('v') }}"`).
+            let value = if ctx.src.class.templated {
+                crate::syntax::yaml::mask_templates(value)
+            } else {
+                value.to_string()
+            };
+            if !values.iter().any(|v| value_matches(&value, v)) {
                 continue;
             }
         }

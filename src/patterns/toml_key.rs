@@ -1,5 +1,6 @@
 //! Keys of TOML tables in runner `config.toml`: `[[runners]]` … `shell = "cmd"`,
-//! `[runners.kubernetes]` … `termination_grace_period_seconds = 30`.
+//! `[runners.kubernetes]` … `terminationGracePeriodSeconds = 30`; and, for a key without a value
+//! condition, the struct tag that declares it in Go code (`toml:"terminationGracePeriodSeconds"`).
 
 use serde::Serialize;
 
@@ -19,7 +20,8 @@ impl PatternKind for TomlKey {
     const NAME: &'static str = "toml_key";
     const REQUIRED: &'static [&'static str] = &["table", "key"];
     const OPTIONAL: &'static [&'static str] = &["values"];
-    const MATCHES: &'static str = "a key of a TOML table (runner `config.toml`)";
+    const MATCHES: &'static str =
+        "a key of a TOML table (runner `config.toml`), and without `values` the Go struct tag `toml:\"key\"`";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let values = f.values();
@@ -47,12 +49,29 @@ impl PatternKind for TomlKey {
     }
 
     fn applies(&self, kind: FileKind) -> bool {
-        kind == FileKind::RunnerConfig
+        kind == FileKind::RunnerConfig || (kind == FileKind::Code && self.values.is_empty())
     }
 
     fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
-        detect(&self.table, &self.key, &self.values, ctx)
+        match ctx.src.class.kind {
+            FileKind::Code => struct_tags(&self.table, &self.key, ctx),
+            _ => detect(&self.table, &self.key, &self.values, ctx),
+        }
     }
+}
+
+/// `toml:"key"` and `toml:"key,omitempty"` struct tags of Go code, outside comments.
+fn struct_tags(table: &str, key: &str, ctx: &FileCtx) -> Vec<Hit> {
+    let needle = format!("toml:\"{key}");
+    let b = ctx.src.text.as_bytes();
+    memchr::memmem::find_iter(b, needle.as_bytes())
+        .filter(|&at| matches!(b.get(at + needle.len()), Some(b'"' | b',')))
+        .filter(|&at| !ctx.src.in_comment(at))
+        .map(|at| {
+            let start = at + "toml:\"".len();
+            Hit::new(start, start + key.len(), format!("[{table}] {key}"))
+        })
+        .collect()
 }
 
 fn detect(table: &str, key: &str, values: &[String], ctx: &FileCtx) -> Vec<Hit> {

@@ -102,7 +102,7 @@ impl PatternKind for YamlKey {
 }
 
 /// The matched value of a key, if `values` asks for one: its byte range and text.
-fn value_hit<'d>(key: &'d Key, values: &[String]) -> Option<(usize, usize, &'d str)> {
+pub fn value_hit<'d>(key: &'d Key, values: &[String]) -> Option<(usize, usize, &'d str)> {
     match &key.value {
         Value::Scalar(s) if values.contains(&s.text) => Some((key.start, s.end, &s.text)),
         Value::Sequence(items) => items

@@ -13,6 +13,7 @@ mod walk;
 
 use std::path::PathBuf;
 
+use crate::syntax::embedded;
 /// The file model the scan reads files with (kept here for the names the library had).
 pub use crate::syntax::{classify, cmdline, graphql, source, yaml};
 pub use finding::{FileError, Finding, Severity, Status, Summary};
@@ -279,19 +280,40 @@ impl Scanner {
         if candidates.is_empty() && !marker {
             return;
         }
+        let class = classify::sniff(class, text);
         let src = Source::new(path, text, class);
         let ctx = FileCtx::new(&src).with_ci_project(file.ci_project);
         let mut sink = Sink::new(self);
+        self.detect(candidates, &ctx, &mut sink);
+        sink::parse_notes(&ctx, &mut result.errors);
+        // Text of another kind inside the file (a block scalar of runner TOML, a heredoc of CI
+        // YAML…), scanned as what it is on a copy blank outside it: the hits' offsets are the
+        // file's own, so suppressions, repeats and places work as for the file.
+        // One level of nesting too: runner TOML in the values of an Argo CD application. The
+        // detectors see a region under the name of a file of its kind.
+        for region in embedded::regions(path, class, text) {
+            let inner = embedded::isolate(text, &region);
+            let inner_src = Source::new(region.file_name(), &inner, region.class);
+            self.detect(candidates, &FileCtx::new(&inner_src), &mut sink);
+            for nested in embedded::regions(region.file_name(), region.class, &inner) {
+                let nested_text = embedded::isolate(&inner, &nested);
+                let nested_src = Source::new(nested.file_name(), &nested_text, nested.class);
+                self.detect(candidates, &FileCtx::new(&nested_src), &mut sink);
+            }
+        }
+        sink.finish(&src, marker, result);
+    }
+
+    /// Run the candidate detectors that apply to the file's kind, into the sink.
+    fn detect(&self, candidates: &[usize], ctx: &FileCtx, sink: &mut Sink) {
         for &t in candidates {
             let target = &self.targets[t];
-            if !target.applies(class.kind) {
+            if !target.applies(ctx.src.class.kind) {
                 continue;
             }
-            for (hit, verdict) in target.detect(&self.entries[target.entry], &ctx) {
+            for (hit, verdict) in target.detect(&self.entries[target.entry], ctx) {
                 sink.accept(target.entry, hit, verdict);
             }
         }
-        sink::parse_notes(&ctx, &mut result.errors);
-        sink.finish(&src, marker, result);
     }
 }

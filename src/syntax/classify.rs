@@ -113,10 +113,89 @@ pub fn classify(path: &str) -> Option<Class> {
     let lower = name.to_ascii_lowercase();
     let dirs: Vec<&str> = path.split('/').collect();
     let dirs = &dirs[..dirs.len() - 1];
+    if let Some(rendered) = template_of(&lower)
+        && let Some(c) = classify_name(rendered, dirs)
+    {
+        return Some(Class {
+            templated: true,
+            ..c
+        });
+    }
+    classify_name(&lower, dirs)
+}
+
+/// The extensions of template files: the name without one is what the template renders
+/// (`values.yaml.tpl`, `.gitlab-ci.yml.j2`, `gitlab.rb.erb`, `config.toml.tmpl`).
+const TEMPLATE_EXTENSIONS: [&str; 9] = [
+    ".tpl",
+    ".tmpl",
+    ".gotmpl",
+    ".j2",
+    ".jinja2",
+    ".jinja",
+    ".erb",
+    ".template",
+    ".tftpl",
+];
+
+/// The rendered file's name of a template's (lowercase) name, if it has a template extension.
+fn template_of(lower: &str) -> Option<&str> {
+    TEMPLATE_EXTENSIONS
+        .iter()
+        .find_map(|ext| lower.strip_suffix(ext))
+        .filter(|rest| rest.contains('.') || matches!(*rest, "dockerfile" | "makefile"))
+}
+
+fn classify_name(lower: &str, dirs: &[&str]) -> Option<Class> {
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
-    config_class(&lower, dirs, ext)
-        .or_else(|| command_class(&lower, ext))
-        .or_else(|| code_class(&lower, ext))
+    config_class(lower, dirs, ext)
+        .or_else(|| command_class(lower, ext))
+        .or_else(|| code_class(lower, ext))
+}
+
+/// What a YAML file whose name says nothing particular (`FileKind::Yaml`) is, by its content:
+/// gitlab-runner or GitLab chart values (a top-level `gitlabUrl:`, `runnerRegistrationToken:`,
+/// `runnerToken:` or `gitlab-runner:` key, or `global:` holding `appConfig:`), or a helm-unittest
+/// suite (`suite:` with `templates:`/`tests:`). Cheap: only line starts are looked at.
+pub fn sniff(class: Class, text: &str) -> Class {
+    if class.kind != FileKind::Yaml {
+        return class;
+    }
+    let helm = Class {
+        kind: FileKind::Helm,
+        comments: class.comments,
+        templated: true,
+    };
+    let mut global = false;
+    let mut suite = false;
+    for line in text.lines() {
+        let top = |k: &str| {
+            line.strip_prefix(k)
+                .and_then(|r| r.strip_prefix(':'))
+                .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '\r']))
+        };
+        if top("gitlabUrl")
+            || top("runnerRegistrationToken")
+            || top("runnerToken")
+            || top("gitlab-runner")
+        {
+            return helm;
+        }
+        if top("suite") {
+            suite = true;
+        }
+        if suite && (top("tests") || top("templates")) {
+            return helm;
+        }
+        if top("global") {
+            global = true;
+        } else if global && line.trim_start() == "appConfig:" && line.starts_with(' ') {
+            return helm;
+        } else if !line.starts_with([' ', '#']) && !line.is_empty() {
+            global = false;
+        }
+    }
+    class
 }
 
 /// CI configuration, Helm charts, YAML, monitoring, `gitlab.rb`, `config.toml`, GraphQL.
@@ -298,6 +377,56 @@ mod tests {
         assert_eq!(kind("app/client.py"), Some(FileKind::Code));
         assert_eq!(kind("queries/runner.graphql"), Some(FileKind::Graphql));
         assert_eq!(kind("README.md"), None);
+    }
+
+    #[test]
+    fn templates_are_classified_by_the_name_they_render() {
+        for (path, k) in [
+            ("values.yaml.tpl", FileKind::Helm),
+            ("deploy/runner-values.yaml.j2", FileKind::Helm),
+            ("helmfile.d/values.yaml.gotmpl", FileKind::Helm),
+            ("roles/ci/templates/.gitlab-ci.yml.j2", FileKind::Ci),
+            ("templates/gitlab.rb.erb", FileKind::Omnibus),
+            ("templates/gitlab.rb.j2", FileKind::Omnibus),
+            ("runner/config.toml.tmpl", FileKind::RunnerConfig),
+            ("config/database.yml.erb", FileKind::DatabaseConfig),
+        ] {
+            let c = classify(path).unwrap();
+            assert_eq!((path, c.kind), (path, k));
+            assert!(c.templated, "{path}");
+        }
+        // A chart's helper template stays a chart template.
+        assert_eq!(kind("chart/templates/_helpers.tpl"), Some(FileKind::Helm));
+        // A template of something uplint does not read keeps the old reading.
+        assert_eq!(kind("roles/x/templates/motd.j2"), Some(FileKind::Shell));
+    }
+
+    #[test]
+    fn sniffing_yaml_content() {
+        let yaml = classify("deploy/runner.yaml").unwrap();
+        let k = |t: &str| sniff(yaml, t).kind;
+        assert_eq!(
+            k("gitlabUrl: https://gitlab.example.com/\nrunners:\n  privileged: true\n"),
+            FileKind::Helm
+        );
+        assert_eq!(k("gitlab-runner:\n  install: true\n"), FileKind::Helm);
+        assert_eq!(
+            k("global:\n  hosts:\n    domain: x\n  appConfig:\n    a: 1\n"),
+            FileKind::Helm
+        );
+        assert_eq!(
+            k("suite: runner secrets\ntemplates:\n  - secrets.yaml\n"),
+            FileKind::Helm
+        );
+        // Look-alikes: a key of that name below the top level, another global.
+        assert_eq!(k("spec:\n  gitlabUrl: x\n"), FileKind::Yaml);
+        assert_eq!(
+            k("global:\n  image: x\nother:\n  appConfig: 1\n"),
+            FileKind::Yaml
+        );
+        assert_eq!(k("apiVersion: v1\nkind: ConfigMap\n"), FileKind::Yaml);
+        let ci = classify(".gitlab-ci.yml").unwrap();
+        assert_eq!(sniff(ci, "gitlabUrl: x\n").kind, FileKind::Ci);
         assert_eq!(kind("logo.png"), None);
     }
 }

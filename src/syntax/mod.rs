@@ -6,6 +6,7 @@
 pub mod ci_jobs;
 pub mod classify;
 pub mod cmdline;
+pub mod embedded;
 mod file;
 pub mod graphql;
 pub mod graphql_docs;

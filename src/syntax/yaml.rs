@@ -96,26 +96,53 @@ pub fn path_matches(pattern: &[String], path: &[&Segment]) -> bool {
     go(pattern, path)
 }
 
-/// Replace each `{{ … }}` with `_` and spaces (a line holding only templates becomes blank), so
-/// that templated YAML parses and every other byte keeps its offset. Line breaks are kept.
-pub fn mask_templates(text: &str) -> String {
-    if !text.contains("{{") {
-        return text.to_string();
-    }
-    let mut out = text.as_bytes().to_vec();
-    let b = text.as_bytes();
-    let mut i = 0;
+/// The delimiters of template syntax: Go templates (`{{ }}`, also `{{- -}}`), Jinja statements
+/// and comments (`{% %}`, `{# #}`), ERB (`<% %>`, `<%= %>`, `<%- -%>`), Terraform template
+/// directives (`%{ if x ~}`).
+const TEMPLATE_DELIMITERS: [(&[u8], &[u8]); 5] = [
+    (b"{{", b"}}"),
+    (b"{%", b"%}"),
+    (b"{#", b"#}"),
+    (b"<%", b"%>"),
+    (b"%{", b"}"),
+];
+
+/// The byte ranges of the template tags of `b` (an unclosed tag runs to the end).
+fn template_spans(b: &[u8]) -> Vec<(usize, usize)> {
     let mut spans = Vec::new();
-    while let Some(j) = memchr::memmem::find(&b[i..], b"{{") {
-        let start = i + j;
-        let end =
-            memchr::memmem::find(&b[start + 2..], b"}}").map_or(b.len(), |k| start + 2 + k + 2);
+    let mut i = 0;
+    while i + 1 < b.len() {
+        let found = TEMPLATE_DELIMITERS
+            .iter()
+            .filter_map(|&(open, close)| {
+                memchr::memmem::find(&b[i..], open).map(|j| (i + j, open.len(), close))
+            })
+            .min_by_key(|&(at, _, _)| at);
+        let Some((start, open_len, close)) = found else {
+            break;
+        };
+        let end = memchr::memmem::find(&b[start + open_len..], close)
+            .map_or(b.len(), |k| start + open_len + k + close.len());
         spans.push((start, end));
         i = end;
-        if i >= b.len() {
-            break;
-        }
     }
+    spans
+}
+
+/// Replace each template tag (`{{ … }}`, `{% … %}`, `{# … #}`, `<% … %>`, `%{ … }`) with `_` and spaces,
+/// so that templated YAML parses and every other byte keeps its offset. A line that holds only
+/// tags, blanks and a trailing comment (`{{- if .Values.x }}  # note`) becomes blank. Line
+/// breaks are kept.
+pub fn mask_templates(text: &str) -> String {
+    let b = text.as_bytes();
+    if !TEMPLATE_DELIMITERS
+        .iter()
+        .any(|(open, _)| memchr::memmem::find(b, open).is_some())
+    {
+        return text.to_string();
+    }
+    let mut out = b.to_vec();
+    let spans = template_spans(b);
     for &(s, e) in &spans {
         for (k, byte) in out[s..e].iter_mut().enumerate() {
             if *byte != b'\n' && *byte != b'\r' {
@@ -123,15 +150,32 @@ pub fn mask_templates(text: &str) -> String {
             }
         }
     }
-    // A line that held only templates and blanks becomes blank.
+    // A line that held only templates, blanks and a comment becomes blank.
     let mut line_start = 0;
+    let mut next = 0; // the first span that may touch the line
     for line_end in memchr::memchr_iter(b'\n', b).chain(std::iter::once(b.len())) {
-        let had_template = spans.iter().any(|&(s, e)| s < line_end && e > line_start);
-        if had_template {
-            let only = b[line_start..line_end].iter().enumerate().all(|(k, &c)| {
-                let pos = line_start + k;
-                c.is_ascii_whitespace() || spans.iter().any(|&(s, e)| pos >= s && pos < e)
-            });
+        while next < spans.len() && spans[next].1 <= line_start {
+            next += 1;
+        }
+        let touching = spans[next..]
+            .iter()
+            .take_while(|&&(s, _)| s < line_end)
+            .count();
+        if touching > 0 {
+            let in_span = |pos: usize| {
+                spans[next..next + touching]
+                    .iter()
+                    .any(|&(s, e)| pos >= s && pos < e)
+            };
+            let mut only = true;
+            for pos in line_start..line_end {
+                if in_span(pos) || b[pos].is_ascii_whitespace() {
+                    continue;
+                }
+                // A comment after the tags: `#` after a blank (or at the line start).
+                only = b[pos] == b'#' && (pos == line_start || b[pos - 1].is_ascii_whitespace());
+                break;
+            }
             if only {
                 for byte in &mut out[line_start..line_end] {
                     if *byte != b'\r' {
@@ -142,7 +186,7 @@ pub fn mask_templates(text: &str) -> String {
         }
         line_start = line_end + 1;
     }
-    // Only ASCII bytes replaced ASCII-or-multibyte runs inside `{{ }}`; a multibyte character
+    // Only ASCII bytes replaced ASCII-or-multibyte runs inside the tags; a multibyte character
     // there was overwritten byte by byte with ASCII, so the result is valid UTF-8.
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
@@ -466,6 +510,18 @@ mod tests {
         assert!(d.error.is_none(), "{:?}", d.error);
         assert_eq!(keys(&d), ["a", "b", "b.c"]);
         assert_eq!(&t[d.keys[2].start..d.keys[2].end], "c");
+    }
+
+    #[test]
+    fn masking_a_tag_line_with_a_comment_and_other_template_languages() {
+        let t = "a: 1\n{{- if .Values.x }}  # note\nb:\n  c: 2\n{{- end }}\n{% if x %}\nd: {{ y }}\ne: <%= @e %>\n{# c #}\n";
+        let m = mask_templates(t);
+        assert_eq!(m.len(), t.len());
+        let d = parse(&m);
+        assert!(d.error.is_none(), "{:?}", d.error);
+        assert_eq!(keys(&d), ["a", "b", "b.c", "d", "e"]);
+        assert_eq!(&t[d.keys[2].start..d.keys[2].end], "c");
+        assert_eq!(&t[d.keys[4].start..d.keys[4].end], "e");
     }
 
     #[test]

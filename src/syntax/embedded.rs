@@ -1,0 +1,884 @@
+//! Embedded regions: text of one kind of file inside a file of another kind, scanned as what it
+//! is. The TOML of the gitlab-runner chart's `runners.config: |`, `GITLAB_OMNIBUS_CONFIG: |`
+//! (Ruby `gitlab.rb` settings) in compose files and Kubernetes manifests, Argo CD
+//! `spec.source.helm.values: |` and `valuesObject:`, helmfile `releases[].values[]` maps, a shell
+//! heredoc that writes `.gitlab-ci.yml` or `values.yaml`, values YAML handed to `YAML.safe_load`
+//! in Ruby, `gitlab.rb` in a Nix `'' … ''` string, and Helm values of a Terraform `helm_release`
+//! (`values = [<<EOT … EOT]`, `yamlencode({ … })`, `set { name = "…" }`).
+//!
+//! A region is a byte range and the class of its text. It is scanned on a copy of the file where
+//! every byte outside the region is a space (line breaks kept), so every offset, line and column
+//! is the outer file's without any mapping; a block scalar keeps a uniform indentation, so YAML
+//! and TOML still parse. HCL object syntax is rewritten in place as YAML keys (`key = v` becomes
+//! `key:  v`, braces become blanks), which keeps every key at its offset too.
+
+use super::classify::{self, Class, CommentStyle, FileKind};
+use super::file::is_yaml_kind;
+
+/// How a region's text is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// As it stands.
+    Verbatim,
+    /// An HCL object (`key = value`, nested `{ }`), read as YAML keys.
+    HclObject,
+    /// A Terraform `set { name = "a.b" value = … }` block: its name is the values key.
+    HclSet,
+}
+
+/// Text of another kind inside a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    pub start: usize,
+    pub end: usize,
+    pub class: Class,
+    pub form: Form,
+}
+
+impl Region {
+    /// The name of a file of the region's kind, that detectors see as its path (a region of
+    /// values inside a chart template is values, not a template).
+    pub fn file_name(&self) -> &'static str {
+        match self.class.kind {
+            FileKind::Helm => "values.yaml",
+            FileKind::RunnerConfig => "config.toml",
+            FileKind::Omnibus => "gitlab.rb",
+            FileKind::Ci => ".gitlab-ci.yml",
+            FileKind::DatabaseConfig => "database.yml",
+            _ => "embedded.yaml",
+        }
+    }
+}
+
+fn class_of(kind: FileKind) -> Class {
+    Class {
+        kind,
+        comments: CommentStyle::Hash,
+        templated: matches!(kind, FileKind::Helm | FileKind::Ci | FileKind::Yaml),
+    }
+}
+
+/// The markers one of which a file must hold to have regions (a file without is done at once).
+const MARKERS: [&[u8]; 11] = [
+    b"<<",
+    b": |",
+    b": >",
+    b"''",
+    b"%(",
+    b"config:",
+    b"GITLAB_OMNIBUS_CONFIG",
+    b"values",
+    b"yamlencode",
+    b"set",
+    b"valuesObject",
+];
+
+/// The embedded regions of a file, in order of their start.
+pub fn regions(path: &str, class: Class, text: &str) -> Vec<Region> {
+    let b = text.as_bytes();
+    if !MARKERS.iter().any(|m| memchr::memmem::find(b, m).is_some()) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if is_yaml_kind(class.kind) {
+        yaml_regions(text, &mut out);
+    }
+    let lower = path.to_ascii_lowercase();
+    let hcl = lower.ends_with(".tf") || lower.ends_with(".hcl");
+    // Heredocs: in everything but source code other than Ruby (where `a<<b` is a shift).
+    if class.kind != FileKind::Code || lower.ends_with(".rb") || lower.ends_with(".rake") {
+        heredocs(text, hcl, &mut out);
+    }
+    if lower.ends_with(".nix") {
+        nix_strings(text, &mut out);
+    }
+    if class.kind == FileKind::Code {
+        ruby_percent_strings(text, &mut out);
+    }
+    if hcl {
+        hcl_values(text, &mut out);
+    }
+    omnibus_config_strings(text, &mut out);
+    // Text of the file's own kind is scanned with the file, unless the file is YAML, where it
+    // is a scalar (a CI job that writes a child pipeline).
+    out.retain(|r| {
+        r.start < r.end
+            && (r.class.kind != class.kind || r.form != Form::Verbatim || is_yaml_kind(class.kind))
+    });
+    out.sort_by_key(|r| (r.start, r.end));
+    out.dedup_by(|a, b| a.start == b.start && a.end == b.end);
+    out
+}
+
+/// The file's text with every byte outside the region blank (line breaks kept), and the
+/// region's HCL rewritten as YAML keys.
+pub fn isolate(text: &str, r: &Region) -> String {
+    let mut out: Vec<u8> = text
+        .bytes()
+        .enumerate()
+        .map(|(i, c)| {
+            if (i >= r.start && i < r.end) || c == b'\n' || c == b'\r' {
+                c
+            } else {
+                b' '
+            }
+        })
+        .collect();
+    match r.form {
+        Form::Verbatim => {}
+        Form::HclObject => hcl_object_as_yaml(&mut out, r),
+        Form::HclSet => hcl_set_as_yaml(&mut out, r),
+    }
+    // Bytes outside the region became ASCII, inside nothing but ASCII was rewritten.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// One line: its start, end (before the line break), indentation and text.
+struct Line<'t> {
+    start: usize,
+    end: usize,
+    indent: usize,
+    text: &'t str,
+}
+
+fn lines(text: &str) -> Vec<Line<'_>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for raw in text.split_inclusive('\n') {
+        let body = raw.trim_end_matches(['\n', '\r']);
+        let trimmed = body.trim_start();
+        out.push(Line {
+            start,
+            end: start + body.len(),
+            indent: body.len() - trimmed.len(),
+            text: body,
+        });
+        start += raw.len();
+    }
+    out
+}
+
+fn blank(l: &Line) -> bool {
+    let t = l.text.trim();
+    t.is_empty()
+}
+
+/// The end (byte offset) of the block of lines after `i` that are more indented than `indent`
+/// (blank lines inside included), and the index of the line after it.
+fn block_end(ls: &[Line], i: usize, indent: usize) -> (usize, usize) {
+    let mut end = ls[i].end;
+    let mut j = i + 1;
+    while j < ls.len() && (blank(&ls[j]) || ls[j].indent > indent) {
+        if !blank(&ls[j]) {
+            end = ls[j].end;
+        }
+        j += 1;
+    }
+    (end, j)
+}
+
+/// `key: value` of a YAML line (after `- ` items): the key, its column, and the value text.
+fn yaml_key<'t>(l: &Line<'t>) -> Option<(&'t str, usize, &'t str, usize)> {
+    let mut rest = &l.text[l.indent..];
+    let mut col = l.indent;
+    while let Some(r) = rest.strip_prefix("- ") {
+        let r2 = r.trim_start();
+        col += 2 + (r.len() - r2.len());
+        rest = r2;
+    }
+    if rest.starts_with('#') {
+        return None;
+    }
+    let colon = rest.find(':')?;
+    let key = rest[..colon].trim_matches(['"', '\'']);
+    if key.is_empty() || key.contains([' ', '{', '[']) {
+        return None;
+    }
+    let after = &rest[colon + 1..];
+    if !(after.is_empty() || after.starts_with([' ', '\t'])) {
+        return None;
+    }
+    let value = after.trim();
+    let value_at = l.start + col + colon + 1 + (after.len() - after.trim_start().len());
+    Some((key, col, value, value_at))
+}
+
+/// The kinds of file that a block scalar keyed by a file name is scanned as.
+const FILE_KINDS: [FileKind; 5] = [
+    FileKind::RunnerConfig,
+    FileKind::Omnibus,
+    FileKind::Ci,
+    FileKind::Helm,
+    FileKind::DatabaseConfig,
+];
+
+fn is_block_indicator(v: &str) -> bool {
+    let v = v.split(" #").next().unwrap_or("").trim();
+    let mut c = v.chars();
+    matches!(c.next(), Some('|' | '>')) && c.all(|c| matches!(c, '-' | '+' | '0'..='9'))
+}
+
+/// Regions of a YAML file: block scalars and mappings whose key says what they hold.
+fn yaml_regions(text: &str, out: &mut Vec<Region>) {
+    let ls = lines(text);
+    let helm_release = text.contains("kind: HelmRelease");
+    // (column, key) of the keys that enclose the current line.
+    let mut stack: Vec<(usize, &str)> = Vec::new();
+    let mut i = 0;
+    while i < ls.len() {
+        let l = &ls[i];
+        let Some((key, col, value, value_at)) = yaml_key(l) else {
+            i += 1;
+            continue;
+        };
+        // The enclosing keys are those less indented; a `- key:` item line may stand at its
+        // list's key's indentation.
+        let item = l.indent < col;
+        while stack
+            .last()
+            .is_some_and(|&(c, _)| c > l.indent || (c == l.indent && !item))
+        {
+            stack.pop();
+        }
+        let parent = stack.last().map(|&(_, k)| k);
+        let block = is_block_indicator(value);
+        let previous_name = i > 0
+            && ls[i - 1].text.trim_start().trim_start_matches("- ").trim()
+                == "name: GITLAB_OMNIBUS_CONFIG";
+        let kind = match key {
+            "GITLAB_OMNIBUS_CONFIG" => Some(FileKind::Omnibus),
+            "value" if previous_name => Some(FileKind::Omnibus),
+            "config" if block && parent == Some("runners") => Some(FileKind::RunnerConfig),
+            // A file held in a ConfigMap or Secret: `config.toml: |`, `gitlab.rb: |`.
+            name if block && name.contains('.') => classify::classify(name)
+                .map(|c| c.kind)
+                .filter(|k| FILE_KINDS.contains(k)),
+            "values" | "valuesObject" if parent == Some("helm") => Some(FileKind::Helm),
+            // Kustomize `helmCharts: - name: … valuesInline:`.
+            "valuesInline" if parent == Some("helmCharts") => Some(FileKind::Helm),
+            "values" if !block && value.is_empty() && parent == Some("spec") && helm_release => {
+                Some(FileKind::Helm)
+            }
+            _ => None,
+        };
+        let (end, next) = block_end(&ls, i, col);
+        if let Some(kind) = kind {
+            let region = if block || value.is_empty() {
+                ls.get(i + 1).map(|n| (n.start, end))
+            } else {
+                let v = value.split(" #").next().unwrap_or("").trim_end();
+                let quoted = v.len() >= 2
+                    && ((v.starts_with('"') && v.ends_with('"'))
+                        || (v.starts_with('\'') && v.ends_with('\'')));
+                let q = usize::from(quoted);
+                Some((value_at + q, value_at + v.len() - q))
+            };
+            if let Some((start, end)) = region.filter(|(s, e)| s < e) {
+                out.push(Region {
+                    start,
+                    end,
+                    class: class_of(kind),
+                    form: Form::Verbatim,
+                });
+            }
+        } else if key == "values" && value.is_empty() && parent == Some("releases") {
+            // The list may stand at the key's own indentation.
+            let mut j = i + 1;
+            while j < ls.len()
+                && (blank(&ls[j])
+                    || ls[j].indent > col
+                    || (ls[j].indent == col && ls[j].text[col..].starts_with("- ")))
+            {
+                j += 1;
+            }
+            helmfile_items(&ls[i + 1..j], col, out);
+        }
+        if block {
+            i = next;
+            continue;
+        }
+        stack.push((col, key));
+        i += 1;
+    }
+}
+
+/// The mapping items of a helmfile release's `values:` list, each a region of Helm values
+/// starting after its `- `.
+fn helmfile_items(ls: &[Line], col: usize, out: &mut Vec<Region>) {
+    let mut k = 0;
+    while k < ls.len() {
+        let l = &ls[k];
+        let t = &l.text[l.indent..];
+        if !blank(l) && l.indent >= col && t.starts_with("- ") && yaml_key(l).is_some() {
+            let (end, next) = block_end(ls, k, l.indent);
+            out.push(Region {
+                start: l.start + l.indent + 2,
+                end,
+                class: class_of(FileKind::Helm),
+                form: Form::Verbatim,
+            });
+            k = next;
+        } else {
+            k += 1;
+        }
+    }
+}
+
+/// What a piece of text is, by its content: runner TOML, `gitlab.rb` settings, chart values or
+/// CI configuration (keys at its least indentation).
+fn sniff(body: &str) -> Option<FileKind> {
+    let ls = lines(body);
+    let min = ls.iter().filter(|l| !blank(l)).map(|l| l.indent).min()?;
+    let mut ci = false;
+    for l in ls.iter().filter(|l| !blank(l)) {
+        let t = l.text.trim();
+        if t == "[[runners]]" || t.starts_with("[runners.") {
+            return Some(FileKind::RunnerConfig);
+        }
+        // `gitlab.rb` settings: nearly every snippet sets the URL or a Rails setting.
+        if t.starts_with("gitlab_rails[") || t.starts_with("external_url ") {
+            return Some(FileKind::Omnibus);
+        }
+        if l.indent == min {
+            let key = t.split(':').next().unwrap_or("");
+            if t.len() > key.len() {
+                match key {
+                    "global"
+                    | "gitlab"
+                    | "gitlab-runner"
+                    | "gitlabUrl"
+                    | "runnerRegistrationToken"
+                    | "runnerToken"
+                    | "runners" => return Some(FileKind::Helm),
+                    "stages" | "include" | "workflow" | "default" => ci = true,
+                    _ => {}
+                }
+            }
+        }
+        if t.starts_with("script:") {
+            ci = true;
+        }
+    }
+    ci.then_some(FileKind::Ci)
+}
+
+/// Shell and Ruby heredocs (`<<EOF`, `<<-EOF`, `<<~EOS`, `<<'EOF'`), Terraform heredocs
+/// (`values = [<<EOT`). The class comes from the file the heredoc writes (`cat > X <<EOF`,
+/// `cat <<EOF > X`, `tee X`), from a Terraform `values` argument, or from the text itself.
+fn heredocs(text: &str, hcl: bool, out: &mut Vec<Region>) {
+    let b = text.as_bytes();
+    let mut from = 0;
+    let mut failed: Vec<&str> = Vec::new();
+    while let Some(j) = memchr::memmem::find(&b[from..], b"<<") {
+        let at = from + j;
+        from = at + 2;
+        if at > 0 && b[at - 1] == b'<' {
+            continue;
+        }
+        let mut i = at + 2;
+        if matches!(b.get(i), Some(b'-' | b'~')) {
+            i += 1;
+        }
+        let quote = match b.get(i) {
+            Some(&q @ (b'\'' | b'"')) => {
+                i += 1;
+                Some(q)
+            }
+            _ => None,
+        };
+        let id_start = i;
+        while b
+            .get(i)
+            .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_')
+        {
+            i += 1;
+        }
+        // Heredoc words are upper case (`EOF`, `EOT`, `YAML`): `x<<y` is no heredoc.
+        let ident = &text[id_start..i];
+        if ident.is_empty()
+            || !ident.as_bytes()[0].is_ascii_uppercase()
+            || ident.bytes().any(|c| c.is_ascii_lowercase())
+            || failed.contains(&ident)
+        {
+            continue;
+        }
+        if quote.is_some() {
+            if b.get(i) != quote.as_ref() {
+                continue;
+            }
+            i += 1;
+        }
+        let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |k| k + 1);
+        let Some(nl) = memchr::memchr(b'\n', &b[i..]).map(|k| i + k) else {
+            continue;
+        };
+        let head = format!("{} {}", &text[line_start..at], &text[i..nl]);
+        let body_start = nl + 1;
+        // The terminator: a line holding the identifier (indented for `<<-`, `<<~`, HCL).
+        let mut end = None;
+        let mut pos = body_start;
+        for raw in text[body_start..].split_inclusive('\n') {
+            let t = raw.trim();
+            if t == ident || (t.starts_with(ident) && t[ident.len()..].starts_with([')', '.'])) {
+                end = Some(pos);
+                break;
+            }
+            pos += raw.len();
+        }
+        let Some(end) = end else {
+            // Not terminated: the same word is not looked for again (no quadratic search).
+            failed.push(ident);
+            continue;
+        };
+        from = end;
+        let body = &text[body_start..end];
+        let kind = target_kind(&head)
+            .map(|k| match k {
+                FileKind::Yaml => sniff(body).filter(|k| *k == FileKind::Helm).unwrap_or(k),
+                k => k,
+            })
+            .or_else(|| (hcl && head.contains("values")).then_some(FileKind::Helm))
+            .or_else(|| sniff(body));
+        if let Some(kind) = kind.filter(|k| !matches!(k, FileKind::Shell | FileKind::Code)) {
+            out.push(Region {
+                start: body_start,
+                end: end.saturating_sub(1).max(body_start),
+                class: class_of(kind),
+                form: Form::Verbatim,
+            });
+        }
+    }
+}
+
+/// The kind of the file a heredoc's command line writes: `> FILE`, `>> FILE`, `tee FILE`.
+fn target_kind(head: &str) -> Option<FileKind> {
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let mut target = None;
+    for (k, w) in words.iter().enumerate() {
+        let w = w.trim_start_matches('1');
+        if let Some(rest) = w.strip_prefix(">>").or_else(|| w.strip_prefix('>')) {
+            if rest.starts_with('&') {
+                continue;
+            }
+            target = if rest.is_empty() {
+                words.get(k + 1).copied()
+            } else {
+                Some(rest)
+            };
+        } else if w == "tee" {
+            target = words[k + 1..].iter().find(|x| !x.starts_with('-')).copied();
+        }
+    }
+    let t = target?.trim_matches(['"', '\'', ';']);
+    if t.starts_with("/dev/") {
+        return None;
+    }
+    let t = t.trim_start_matches("./");
+    classify::classify(t).map(|c| c.kind)
+}
+
+/// `GITLAB_OMNIBUS_CONFIG="…"` (or `'…'`, or unquoted to the end of the line) in a command line,
+/// Dockerfile, environment file or a compose `environment:` list: the `gitlab.rb` settings.
+fn omnibus_config_strings(text: &str, out: &mut Vec<Region>) {
+    let b = text.as_bytes();
+    for at in memchr::memmem::find_iter(b, b"GITLAB_OMNIBUS_CONFIG") {
+        let mut i = at + "GITLAB_OMNIBUS_CONFIG".len();
+        if !matches!(b.get(i), Some(b'=')) {
+            continue;
+        }
+        i += 1;
+        // Quoted, or unquoted to the end of the line (`- GITLAB_OMNIBUS_CONFIG=external_url …`).
+        let (start, q) = match b.get(i) {
+            Some(&q @ (b'"' | b'\'')) => (i + 1, q),
+            _ => (i, b'\n'),
+        };
+        let mut k = start;
+        // A quoted value may span lines.
+        while k < b.len() && b[k] != q && (q != b'\n' || b[k] != b'\r') {
+            k += if b[k] == b'\\' { 2 } else { 1 };
+        }
+        out.push(Region {
+            start,
+            end: k.min(b.len()),
+            class: class_of(FileKind::Omnibus),
+            form: Form::Verbatim,
+        });
+    }
+}
+
+/// Nix indented strings (`'' … ''`) holding `gitlab.rb` settings, runner TOML or chart values.
+fn nix_strings(text: &str, out: &mut Vec<Region>) {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(j) = memchr::memmem::find(&b[from..], b"''") {
+        let open = from + j;
+        // `'''` is an escaped quote inside a string; an opening `''` ends its line.
+        let rest_of_line = text[open + 2..].split('\n').next().unwrap_or("");
+        if !rest_of_line.trim().is_empty() || b.get(open + 2) == Some(&b'\'') {
+            from = open + 2;
+            continue;
+        }
+        let body_start = open + 2;
+        let mut k = body_start;
+        let close = loop {
+            match memchr::memmem::find(&b[k..], b"''") {
+                Some(c) if matches!(b.get(k + c + 2), Some(b'\'' | b'$' | b'\\')) => k += c + 3,
+                Some(c) => break Some(k + c),
+                None => break None,
+            }
+        };
+        let Some(close) = close else {
+            break;
+        };
+        from = close + 2;
+        if let Some(kind) = sniff(&text[body_start..close]) {
+            out.push(Region {
+                start: body_start,
+                end: close,
+                class: class_of(kind),
+                form: Form::Verbatim,
+            });
+        }
+    }
+}
+
+/// Ruby `%( … )` strings handed to a YAML loader (`YAML.safe_load(%(`, `YAML.load(%(`).
+fn ruby_percent_strings(text: &str, out: &mut Vec<Region>) {
+    let b = text.as_bytes();
+    for at in memchr::memmem::find_iter(b, b"%(") {
+        let before = text[..at].trim_end();
+        if !(before.ends_with("YAML.safe_load(") || before.ends_with("YAML.load(")) {
+            continue;
+        }
+        let start = at + 2;
+        let mut depth = 1;
+        let mut end = None;
+        for (k, &c) in b[start..].iter().enumerate() {
+            match c {
+                b'(' => depth += 1,
+                b')' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = Some(start + k);
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else { continue };
+        if let Some(kind) = sniff(&text[start..end]) {
+            out.push(Region {
+                start,
+                end,
+                class: class_of(kind),
+                form: Form::Verbatim,
+            });
+        }
+    }
+}
+
+/// The end of the `{ … }` that opens at `open` (the offset of its `}`), braces in strings
+/// skipped.
+fn matching_brace(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0;
+    let mut in_string = false;
+    let mut k = open;
+    while k < b.len() {
+        match b[k] {
+            b'\\' if in_string => k += 1,
+            b'"' => in_string = !in_string,
+            b'{' if !in_string => depth += 1,
+            b'}' if !in_string => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    None
+}
+
+/// Helm values in Terraform: `yamlencode({ … })` passed to `values`, `set { name = "…" }`
+/// blocks of a `helm_release`, and `set`/`set_sensitive = { "a.b" = … }` maps of a module.
+fn hcl_values(text: &str, out: &mut Vec<Region>) {
+    let b = text.as_bytes();
+    let helm = class_of(FileKind::Helm);
+    for at in memchr::memmem::find_iter(b, b"yamlencode(") {
+        let window = &b[at.saturating_sub(60)..at];
+        let rest = text[at + 11..].trim_start();
+        if memchr::memmem::find(window, b"values").is_none() || !rest.starts_with('{') {
+            continue;
+        }
+        let open = text.len() - rest.len();
+        if let Some(close) = matching_brace(b, open) {
+            out.push(Region {
+                start: open + 1,
+                end: close,
+                class: helm,
+                form: Form::HclObject,
+            });
+        }
+    }
+    if !text.contains("helm_release") && !text.contains("set_sensitive") {
+        return;
+    }
+    for l in lines(text) {
+        let t = l.text.trim();
+        let Some(rest) = ["set_sensitive", "set_string", "set"]
+            .iter()
+            .find_map(|w| t.strip_prefix(w))
+        else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let (rest, form) = match rest.strip_prefix('=') {
+            Some(r) => (r.trim_start(), Form::HclObject),
+            None => (rest, Form::HclSet),
+        };
+        if rest != "{" {
+            continue;
+        }
+        let open = l.end - 1;
+        if let Some(close) = matching_brace(b, open) {
+            out.push(Region {
+                start: open + 1,
+                end: close,
+                class: helm,
+                form,
+            });
+        }
+    }
+}
+
+/// HCL object lines as YAML keys, in place: `key = v` → `key:  v`, `"a.b" = v,` → `"a.b":  v`,
+/// `k = {` → `k:`, lines of closing braces blank.
+fn hcl_object_as_yaml(out: &mut [u8], r: &Region) {
+    let mut pos = r.start;
+    while pos < r.end {
+        let line_end = memchr::memchr(b'\n', &out[pos..r.end]).map_or(r.end, |k| pos + k);
+        rewrite_hcl_line(&mut out[pos..line_end]);
+        pos = line_end + 1;
+    }
+}
+
+fn rewrite_hcl_line(line: &mut [u8]) {
+    let Some(first) = line.iter().position(|c| !c.is_ascii_whitespace()) else {
+        return;
+    };
+    // Where the key ends: after its closing quote, or after its identifier.
+    let key_end = if line[first] == b'"' {
+        match memchr::memchr(b'"', &line[first + 1..]) {
+            Some(k) => first + 1 + k + 1,
+            None => return,
+        }
+    } else {
+        let mut k = first;
+        while k < line.len() && (line[k].is_ascii_alphanumeric() || matches!(line[k], b'_' | b'-'))
+        {
+            k += 1;
+        }
+        k
+    };
+    let mut eq = key_end;
+    while eq < line.len() && line[eq] == b' ' {
+        eq += 1;
+    }
+    if key_end == first || line.get(eq) != Some(&b'=') || line.get(eq + 1) == Some(&b'=') {
+        // Not a `key = …` line: closing braces and brackets go.
+        if line[first..]
+            .iter()
+            .all(|c| matches!(c, b'}' | b')' | b']' | b',' | b' ' | b'\t' | b'\r'))
+        {
+            line[first..].iter_mut().for_each(|c| *c = b' ');
+        }
+        return;
+    }
+    line[key_end] = b':';
+    for c in &mut line[key_end + 1..=eq] {
+        *c = b' ';
+    }
+    // `k = {` opens a nested object; a trailing `,` separates entries.
+    let last = line
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .unwrap_or(eq);
+    if matches!(line[last], b'{' | b',') {
+        line[last] = b' ';
+    }
+}
+
+/// A `set { name = "a.b" value = … }` block as the YAML key `a.b` at the name's offset.
+fn hcl_set_as_yaml(out: &mut [u8], r: &Region) {
+    let mut pos = r.start;
+    while pos < r.end {
+        let line_end = memchr::memchr(b'\n', &out[pos..r.end]).map_or(r.end, |k| pos + k);
+        let line = &mut out[pos..line_end];
+        let t = String::from_utf8_lossy(line).trim().to_string();
+        let is_name = t
+            .strip_prefix("name")
+            .is_some_and(|r| r.trim_start().starts_with('='));
+        if is_name
+            && let Some(q1) = memchr::memchr(b'"', line)
+            && let Some(q2) = memchr::memchr(b'"', &line[q1 + 1..]).map(|k| q1 + 1 + k)
+        {
+            for c in &mut line[..=q1] {
+                *c = b' ';
+            }
+            line[q2] = b':';
+            for c in &mut line[q2 + 1..] {
+                *c = b' ';
+            }
+        } else {
+            line.iter_mut()
+                .filter(|c| **c != b'\r')
+                .for_each(|c| *c = b' ');
+        }
+        pos = line_end + 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(path: &str, text: &str) -> Vec<(FileKind, String)> {
+        let class = classify::classify(path).unwrap();
+        regions(path, class, text)
+            .iter()
+            .map(|r| (r.class.kind, isolate(text, r).trim().to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn runner_chart_config_is_toml() {
+        let t = "terminationGracePeriodSeconds: 60\nrunners:\n  config: |\n    [[runners]]\n      [runners.kubernetes]\n        terminationGracePeriodSeconds = 30\n  tags: x\n";
+        let r = found("values.yaml", t);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].0, FileKind::RunnerConfig);
+        assert!(r[0].1.starts_with("[[runners]]"));
+        assert!(r[0].1.ends_with("= 30"));
+        let class = classify::classify("values.yaml").unwrap();
+        let reg = regions("values.yaml", class, t)[0];
+        let inner = isolate(t, &reg);
+        assert_eq!(inner.len(), t.len());
+        assert_eq!(
+            inner.find("terminationGracePeriodSeconds = 30"),
+            t.find("terminationGracePeriodSeconds = 30")
+        );
+    }
+
+    #[test]
+    fn omnibus_config_in_compose_and_kubernetes() {
+        let t = "services:\n  gitlab:\n    environment:\n      GITLAB_OMNIBUS_CONFIG: |\n        external_url 'https://x'\n        gitlab_rails['a'] = 1\n    ports: [80]\n";
+        let r = found("docker-compose.yml", t);
+        assert_eq!(
+            r,
+            [(
+                FileKind::Omnibus,
+                "external_url 'https://x'\n        gitlab_rails['a'] = 1".to_string()
+            )]
+        );
+        let k = "env:\n  - name: GITLAB_OMNIBUS_CONFIG\n    value: \"gitlab_rails['a'] = 1\"\n";
+        assert_eq!(
+            found("k8s/gitlab.yaml", k),
+            [(FileKind::Omnibus, "gitlab_rails['a'] = 1".to_string())]
+        );
+    }
+
+    #[test]
+    fn files_in_config_maps_and_omnibus_config_in_commands() {
+        let t = "data:\n  config.toml: |\n    [[runners]]\n    shell = \"cmd\"\n  entrypoint: |\n    echo\n";
+        assert_eq!(
+            found("k8s/runner-cm.yaml", t),
+            [(
+                FileKind::RunnerConfig,
+                "[[runners]]\n    shell = \"cmd\"".to_string()
+            )]
+        );
+        let d = "docker run -e GITLAB_OMNIBUS_CONFIG=\"external_url 'x'; gitlab_rails['a'] = 1\" gitlab/gitlab-ce\n";
+        assert_eq!(
+            found("run.sh", d),
+            [(
+                FileKind::Omnibus,
+                "external_url 'x'; gitlab_rails['a'] = 1".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn a_ci_job_that_writes_a_child_pipeline() {
+        let t = "gen:\n  script:\n    - |\n      cat > child.gitlab-ci.yml <<EOF\n      job:\n        script: x\n      EOF\n";
+        assert_eq!(found(".gitlab-ci.yml", t)[0].0, FileKind::Ci);
+    }
+
+    #[test]
+    fn heredocs_by_target_and_by_content() {
+        let t = "#!/bin/sh\ncat > .gitlab-ci.yml <<EOF\njob:\n  script: x\nEOF\ncat <<'EOF' > values.yaml\nrunnerRegistrationToken: x\nEOF\ncat <<EOF\nhello\nEOF\n";
+        let r = found("setup.sh", t);
+        assert_eq!(
+            r.iter().map(|x| x.0).collect::<Vec<_>>(),
+            [FileKind::Ci, FileKind::Helm]
+        );
+        assert_eq!(r[1].1, "runnerRegistrationToken: x");
+    }
+
+    #[test]
+    fn terraform_helm_release_values() {
+        let t = "resource \"helm_release\" \"r\" {\n  values = [yamlencode({\n    runners = {\n      locked = true,\n    }\n    runnerRegistrationToken = var.t\n  })]\n  set {\n    name  = \"rbac.create\"\n    value = true\n  }\n}\n";
+        let class = classify::classify("main.tf").unwrap();
+        let rs = regions("main.tf", class, t);
+        assert_eq!(rs.len(), 2);
+        let y = isolate(t, &rs[0]);
+        let doc = super::super::yaml::parse(&y);
+        let names: Vec<&str> = doc.keys.iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(names, ["runners", "locked", "runnerRegistrationToken"]);
+        assert_eq!(
+            &t[doc.keys[2].start..doc.keys[2].end],
+            "runnerRegistrationToken"
+        );
+        let s = isolate(t, &rs[1]);
+        let doc = super::super::yaml::parse(&s);
+        assert_eq!(doc.keys[0].name, "rbac.create");
+        assert_eq!(&t[doc.keys[0].start..doc.keys[0].end], "rbac.create");
+    }
+
+    #[test]
+    fn text_that_is_not_ascii_is_no_problem() {
+        let t = "# Ünïcödé ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓ ✓\nresource \"helm_release\" \"r\" {\n  values = [yamlencode({ a = \"é\" })]\n  set {\n    name = \"é.ü\" # ✓\n  }\n}\n";
+        let class = classify::classify("main.tf").unwrap();
+        for r in regions("main.tf", class, t) {
+            assert_eq!(isolate(t, &r).len(), t.len());
+        }
+        let y = "ü: ✓\nrunners:\n  config: |\n    ✓ [[runners]] ✓\nGITLAB_OMNIBUS_CONFIG=\"✓\\✓\n";
+        let class = classify::classify("values.yaml").unwrap();
+        for r in regions("values.yaml", class, y) {
+            assert_eq!(isolate(y, &r).len(), y.len());
+        }
+    }
+
+    #[test]
+    fn nix_and_ruby_strings() {
+        let n = "{\n  x = ''\n    gitlab_rails['a'] = 1\n  '';\n  y = ''\n    echo hi\n  '';\n}\n";
+        assert_eq!(found("gitlab.nix", n).len(), 1);
+        let rb = "let(:v) do\n  YAML.safe_load(%(\n    global:\n      a: 1\n  ))\nend\n";
+        assert_eq!(found("spec/x_spec.rb", rb)[0].0, FileKind::Helm);
+    }
+
+    #[test]
+    fn argo_and_helmfile_values() {
+        let a =
+            "spec:\n  source:\n    helm:\n      values: |\n        runnerRegistrationToken: x\n";
+        assert_eq!(
+            found("apps/runner.yaml", a)[0],
+            (FileKind::Helm, "runnerRegistrationToken: x".to_string())
+        );
+        let h = "releases:\n  - name: runner\n    values:\n      - values/runner.yaml\n      - runnerRegistrationToken: x\n        gitlabUrl: y\n";
+        let r = found("helmfile.yaml", h);
+        assert_eq!(r.len(), 1);
+        assert!(r[0].1.starts_with("runnerRegistrationToken: x"));
+    }
+}
