@@ -197,6 +197,9 @@ pattern_kinds! {
     Metric => metric::Metric,
     RestEndpoint => rest_endpoint::RestEndpoint,
     RestField => rest_field::RestField,
+    SdkCall => sdk_call::SdkCall,
+    SdkField => sdk_field::SdkField,
+    ResourceField => resource_field::ResourceField,
     Graphql => graphql::Graphql,
     Literal => literal::Literal,
 }

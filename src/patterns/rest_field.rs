@@ -97,7 +97,12 @@ fn field_position(text: &str, at: usize, end: usize) -> bool {
     let b = text.as_bytes();
     let before = if at > 0 { b[at - 1] } else { b' ' };
     let after = b.get(end).copied().unwrap_or(b' ');
-    let quoted = matches!(before, b'"' | b'\'' | b'`') && before == after;
+    // A quoted word that is the value of a key (`"state": "active"`) is no field.
+    let value = at > 1 && {
+        let lead = text[..at - 1].trim_end();
+        lead.ends_with(':') || (lead.ends_with('=') && !lead.ends_with("=="))
+    };
+    let quoted = matches!(before, b'"' | b'\'' | b'`') && before == after && !value;
     let attribute = before == b'.' || (before == b':' && at > 1 && b[at - 2] != b':');
     let keyword = after == b'=' && b.get(end + 1) != Some(&b'=');
     let key = after == b':' && b.get(end + 1) != Some(&b':');
@@ -172,6 +177,7 @@ mod tests {
             ("active = true", "active"),
             ("if active {", "active"),
             ("Foo::active", "active"),
+            ("{\"state\": \"active\"}", "active"),
         ] {
             let at = t.find(word).unwrap();
             assert!(!field_position(t, at, at + word.len()), "{t}");

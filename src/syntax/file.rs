@@ -6,6 +6,7 @@ use std::cell::OnceCell;
 use super::classify::FileKind;
 use super::cmdline;
 use super::graphql_docs;
+use super::sdk::{self, SdkFile};
 use super::source::Source;
 use super::yaml::{self, Doc};
 
@@ -14,6 +15,8 @@ pub struct FileCtx<'s, 'a> {
     pub src: &'s Source<'a>,
     yaml: OnceCell<Doc>,
     graphql: OnceCell<Vec<graphql_docs::Doc>>,
+    sdk: OnceCell<SdkFile>,
+    json_objects: OnceCell<Vec<(usize, usize)>>,
     /// Parsed command lines, by (program, subcommand).
     commands: CommandCache,
 }
@@ -27,6 +30,8 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             src,
             yaml: OnceCell::new(),
             graphql: OnceCell::new(),
+            sdk: OnceCell::new(),
+            json_objects: OnceCell::new(),
             commands: std::cell::RefCell::new(Vec::new()),
         }
     }
@@ -58,6 +63,17 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     /// The GraphQL documents of the file (the file itself, or documents embedded in code).
     pub fn graphql(&self) -> &[graphql_docs::Doc] {
         self.graphql.get_or_init(|| graphql_docs::documents(self))
+    }
+
+    /// The SDKs the file imports and the kinds of its local names. Read once.
+    pub fn sdk(&self) -> &SdkFile {
+        self.sdk.get_or_init(|| sdk::analyse(self.src.text))
+    }
+
+    /// The JSON objects of the file (`{` and `}` offsets, sorted by start). Read once.
+    pub fn json_objects(&self) -> &[(usize, usize)] {
+        self.json_objects
+            .get_or_init(|| sdk::json_objects(self.src.text))
     }
 
     /// Parse errors of the GraphQL documents that were looked at.

@@ -9,6 +9,7 @@ mod file;
 pub mod graphql;
 pub mod graphql_docs;
 pub mod rest;
+pub mod sdk;
 pub mod source;
 pub mod yaml;
 

@@ -436,6 +436,7 @@ fn method_forms() -> &'static [(Method, Vec<String>)] {
                     format!(".{name}("),
                     format!(".{name}async("),
                     format!("_{name}("),
+                    format!("requesthelper.{name}<"),
                     format!("::{name}"),
                     format!("method{name}"),
                     format!("httpmethod.{name}"),
@@ -528,6 +529,75 @@ pub fn sends_param(query: &str, ctx: &str, param: &str) -> bool {
         })
 }
 
+/// The string literal around `at` on its line, if it is a path: its content's range and the
+/// content with interpolations (`#{…}`, `${…}`) written `{}`. None when the literal holds
+/// whitespace outside interpolations or is no path (a URL with a scheme is left to [`url_at`]).
+fn literal_path(text: &str, at: usize) -> Option<(usize, usize, String)> {
+    let b = text.as_bytes();
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let mut i = line_start;
+    let mut open: Option<(u8, usize)> = None;
+    while i < line_end {
+        let c = b[i];
+        match open {
+            None if matches!(c, b'"' | b'\'' | b'`') => open = Some((c, i + 1)),
+            Some((q, s)) if c == q => {
+                if s <= at && at < i {
+                    return normalize_literal(&text[s..i]).map(|t| (s, i, t));
+                }
+                open = None;
+            }
+            Some(_) if c == b'\\' => i += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+fn normalize_literal(lit: &str) -> Option<String> {
+    let mut out = String::with_capacity(lit.len());
+    let mut rest = lit;
+    while let Some(i) = rest.find(['#', '$']) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        if after.starts_with('{')
+            && let Some(close) = after.find('}')
+        {
+            out.push_str("{}");
+            rest = &after[close + 1..];
+        } else {
+            out.push_str(&rest[i..i + 1]);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    let ok = !out.contains(char::is_whitespace)
+        && !out.contains("://")
+        && out.contains(|c: char| c.is_ascii_alphabetic());
+    ok.then_some(out)
+}
+
+/// Does a statement hand a path to a REST client's request builder? (go-gitlab
+/// `NewRequest(`, client-go `withPath(`, gitbeaker `RequestHelper.` and tagged `endpoint`,
+/// python-gitlab `http_get(`…)
+fn hands_to_request_builder(stmt: &str) -> bool {
+    [
+        "NewRequest(",
+        "withPath(",
+        "RequestHelper.",
+        "endpoint`",
+        "http_get(",
+        "http_post(",
+        "http_put(",
+        "http_delete(",
+        "http_list(",
+    ]
+    .iter()
+    .any(|b| stmt.contains(b))
+}
+
 /// A call of an endpoint found in the file: the URL's range, the statement around it, the method
 /// seen (if any) and the URL's query string.
 pub struct Call<'t> {
@@ -557,19 +627,27 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
         .iter()
         .any(|e| ctx.src.path.ends_with(e));
     let mut out: Vec<Call> = Vec::new();
-    let mut push = |start: usize, end: usize, url: &Url| {
+    // `relative`: a path without `/` written for a client's request builder (`"geo_nodes"`,
+    // `fmt.Sprintf("projects/%s/…")` handed to `NewRequest`): it counts only when the statement
+    // hands it to one, and the builder shows the API.
+    let mut push = |start: usize, end: usize, url: &Url, relative: bool| -> bool {
         // Cheapest checks first: the path, then overlap, then comments.
-        if !path_matches(template, url.path, prefix) || (needs_api && !url.api && !file_api) {
-            return;
+        if !path_matches(template, url.path, prefix)
+            || (!relative && needs_api && !url.api && !file_api)
+        {
+            return false;
         }
         if out
             .iter()
             .any(|c| c.start <= start && start < c.end.max(c.start + 1))
             || ctx.src.in_comment(start)
         {
-            return;
+            return false;
         }
         let (stmt, method) = statement(text, start, kind, hcl);
+        if relative && !hands_to_request_builder(stmt) {
+            return false;
+        }
         out.push(Call {
             start,
             end,
@@ -578,7 +656,22 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
             query: url.query.to_string(),
             path: url.path.to_string(),
         });
+        true
     };
+    // A client library's relative path whose only fixed segment is the first: `"runners"`,
+    // `'geo_nodes/status'`.
+    if code_like && fixed_segments(template).count() == 1 {
+        let b = text.as_bytes();
+        for at in memchr::memmem::find_iter(b, anchor.as_bytes()) {
+            if at > 0
+                && matches!(b[at - 1], b'"' | b'\'' | b'`')
+                && let Some((start, end, lit)) = literal_path(text, at)
+            {
+                let full = format!("/{lit}");
+                push(start, end, &url_at(&full, 0), true);
+            }
+        }
+    }
     for at in memchr::memmem::find_iter(text.as_bytes(), needle.as_bytes()) {
         // In code, a URL may be built by concatenation on its line: the joined view wins.
         if code_like {
@@ -593,7 +686,7 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
                 }
                 covered = true;
                 if let Some(k) = joined.find(&needle) {
-                    push(start, end, &url_at(&joined, k));
+                    push(start, end, &url_at(&joined, k), false);
                 }
             }
             if covered {
@@ -601,7 +694,19 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
             }
         }
         let url = url_at(text, at);
-        push(url.start, url.end, &url);
+        if push(url.start, url.end, &url, false) || !code_like {
+            continue;
+        }
+        // A string literal with interpolations (`"/projects/#{url_encode project}/…"`), or a
+        // relative path for a request builder (`"projects/%s/error_tracking/settings"`).
+        if let Some((start, end, lit)) = literal_path(text, at) {
+            if lit.starts_with('/') {
+                push(start, end, &url_at(&lit, 0), false);
+            } else if lit.starts_with(|c: char| c.is_ascii_lowercase()) {
+                let full = format!("/{lit}");
+                push(start, end, &url_at(&full, 0), true);
+            }
+        }
     }
     out.sort_by_key(|c| c.start);
     out
