@@ -40,6 +40,7 @@ impl PatternKind for ResourceField {
         match self.resource {
             Resource::Runner => vec!["Runner".into(), "runner_type".into(), "is_shared".into()],
             Resource::MergeRequest => vec!["MergeRequest".into(), "source_branch".into()],
+            Resource::MergeRequestApprovals => vec!["Approval".into(), "approvals_".into()],
         }
     }
 

@@ -113,7 +113,9 @@ impl PatternKind for SdkCall {
                 continue;
             }
             let receiver = sdk::receiver(text, at - 1);
-            if receiver.is_some_and(|r| self.unless_receiver.iter().any(|u| u == r)) {
+            if sdk::chain_receiver(text, at - 1)
+                .is_some_and(|r| self.unless_receiver.iter().any(|u| u == r))
+            {
                 continue;
             }
             if let Some(on) = self.on

@@ -275,13 +275,21 @@ pub fn path_matches(template: &str, path: &str, prefix: bool) -> bool {
 /// unclosed `(` before `at`, to the `)` that closes it (`requests.put(url, params={...})` over
 /// several lines). None when `at` is not inside parentheses.
 fn call_span(text: &str, at: usize) -> Option<(usize, usize)> {
+    call_span_at(text, at, 0)
+}
+
+/// The call expression `levels` parentheses further out than [`call_span`]'s (a regex group or
+/// an inner call inside `rsps.add(method=…, url=re.compile(…))`).
+fn call_span_at(text: &str, at: usize, levels: usize) -> Option<(usize, usize)> {
     let b = text.as_bytes();
     let lower = at.saturating_sub(2000);
+    let mut skip = levels;
     let mut depth = 0usize;
     let mut open = None;
     for i in (lower..at).rev() {
         match b[i] {
             b')' => depth += 1,
+            b'(' if depth == 0 && skip > 0 => skip -= 1,
             b'(' if depth == 0 => {
                 open = Some(i);
                 break;
@@ -323,6 +331,14 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
                 && let Some(m) = method_in(stmt)
             {
                 return (stmt, Some(m));
+            }
+            // The URL inside an inner call or a regex group: the enclosing calls.
+            for levels in 1..3 {
+                if let Some((a, b)) = call_span_at(text, at, levels)
+                    && let Some(m) = method_in(&text[a..b])
+                {
+                    return (&text[a..b], Some(m));
+                }
             }
             // `url := fmt.Sprintf(...)` … `http.NewRequest(http.MethodPost, url, nil)`
             if let Some(var) = assigned_variable(near) {
@@ -437,6 +453,8 @@ fn method_forms() -> &'static [(Method, Vec<String>)] {
                     format!(".{name}async("),
                     format!("_{name}("),
                     format!("requesthelper.{name}<"),
+                    // Mocks of the `responses` library: `method=responses.GET`.
+                    format!("responses.{name}"),
                     format!("::{name}"),
                     format!("method{name}"),
                     format!("httpmethod.{name}"),
@@ -813,5 +831,9 @@ mod tests {
         assert_eq!(method_in("wget --post-data=x u"), Some(Method::Post));
         assert_eq!(method_in("wget -q -O- u"), Some(Method::Get));
         assert_eq!(method_in("url = base + path"), None);
+        assert_eq!(
+            method_in("rsps.add(method=responses.DELETE, url=u)"),
+            Some(Method::Delete)
+        );
     }
 }

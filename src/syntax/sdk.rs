@@ -73,15 +73,18 @@ impl Sdk {
 pub enum Resource {
     Runner,
     MergeRequest,
+    /// The approval configuration of a merge request or project (`approvers`, `approver_groups`).
+    MergeRequestApprovals,
 }
 
 impl Resource {
-    pub const NAMES: &'static str = "runner, merge_request";
+    pub const NAMES: &'static str = "runner, merge_request, merge_request_approvals";
 
     pub fn parse(s: &str) -> Option<Resource> {
         match s {
             "runner" => Some(Resource::Runner),
             "merge_request" => Some(Resource::MergeRequest),
+            "merge_request_approvals" => Some(Resource::MergeRequestApprovals),
             _ => None,
         }
     }
@@ -90,6 +93,7 @@ impl Resource {
         match self {
             Resource::Runner => "runner",
             Resource::MergeRequest => "merge_request",
+            Resource::MergeRequestApprovals => "merge_request_approvals",
         }
     }
 
@@ -143,6 +147,13 @@ impl Resource {
                 ".create_merge_request(",
                 ".accept_merge_request(",
             ],
+            Resource::MergeRequestApprovals => &[
+                ".approvals.get(",
+                ".MergeRequestApprovals.GetConfiguration(",
+                ".Projects.GetApprovalConfiguration(",
+                ".merge_request_approvals(",
+                ".project_merge_request_approvals(",
+            ],
         }
     }
 
@@ -165,6 +176,11 @@ impl Resource {
                 "MergeRequestSchema",
                 "ExpandedMergeRequestSchema",
             ],
+            Resource::MergeRequestApprovals => &[
+                "MergeRequestApprovals",
+                "ProjectApprovals",
+                "ProjectMergeRequestApproval",
+            ],
         }
     }
 
@@ -175,6 +191,7 @@ impl Resource {
         let word = match self {
             Resource::Runner => "Runner",
             Resource::MergeRequest => "MergeRequest",
+            Resource::MergeRequestApprovals => "Approval",
         };
         let other = [
             "Manager",
@@ -184,6 +201,10 @@ impl Resource {
             "Webhook",
             "Payload",
             "Controller",
+            // GraphQL types generated into code (`RunnerUpdateInput`) are not the REST resource.
+            "Input",
+            "Connection",
+            "Edge",
         ];
         name.contains(word) && !other.iter().any(|o| name.contains(o))
     }
@@ -194,10 +215,17 @@ impl Resource {
         match self {
             Resource::Runner => has("runner_type") || has("is_shared"),
             Resource::MergeRequest => has("iid") && has("source_branch") && has("target_branch"),
+            Resource::MergeRequestApprovals => {
+                has("approvals_left") || (has("approvals_required") && has("approved_by"))
+            }
         }
     }
 
-    pub const ALL: [Resource; 2] = [Resource::Runner, Resource::MergeRequest];
+    pub const ALL: [Resource; 3] = [
+        Resource::Runner,
+        Resource::MergeRequest,
+        Resource::MergeRequestApprovals,
+    ];
 }
 
 /// What a file shows of the SDKs: the ones it imports, Go package names, and the kinds of its
@@ -444,6 +472,44 @@ pub fn receiver(text: &str, dot: usize) -> Option<&str> {
     (s < end).then(|| &text[s..end])
 }
 
+/// The object of `x.field` where `x` may be a call of a method: for `gl.projects.get(1).runners`
+/// the object of the method (`projects`), else the plain [`receiver`].
+pub fn chain_receiver(text: &str, dot: usize) -> Option<&str> {
+    if let Some(r) = receiver(text, dot) {
+        return Some(r);
+    }
+    let b = text.as_bytes();
+    if dot == 0 || b[dot - 1] != b')' {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut i = dot - 1;
+    loop {
+        match b[i] {
+            b')' => depth += 1,
+            b'(' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+        if i == 0 || dot - i > 400 {
+            return None;
+        }
+        i -= 1;
+    }
+    // `i` is the `(`; before it the method name and its `.`.
+    let mut m = i;
+    while m > 0 && is_ident_byte(b[m - 1]) {
+        m -= 1;
+    }
+    (m > 0 && m < i && b[m - 1] == b'.')
+        .then(|| receiver(text, m - 1))
+        .flatten()
+}
+
 /// The name of the Go struct or TypeScript interface/type whose body holds `at`, if any:
 /// the nearest `type X struct {`, `interface X {`, `type X = {` line above, unless a line that
 /// closes a top-level body (`}`) comes between.
@@ -569,6 +635,17 @@ mod tests {
     }
 
     #[test]
+    fn receivers() {
+        let t = "gl.projects.get(1, lazy=True).runners.create(x)";
+        assert_eq!(
+            chain_receiver(t, t.find(".runners").unwrap()),
+            Some("projects")
+        );
+        let t = "gl.runners.create(x)";
+        assert_eq!(chain_receiver(t, t.find(".runners").unwrap()), Some("gl"));
+    }
+
+    #[test]
     fn types_and_json() {
         let t = "type Runner struct {\n\tActive bool `json:\"active\"`\n}\n";
         assert_eq!(enclosing_type(t, t.find("Active").unwrap()), Some("Runner"));
@@ -579,6 +656,7 @@ mod tests {
         );
         assert!(Resource::Runner.names_type("RegisterNewRunnerOptions"));
         assert!(!Resource::Runner.names_type("RunnerManager"));
+        assert!(!Resource::Runner.names_type("RunnerUpdateInput"));
         let j = r#"{"id": 1, "runner": {"runner_type": "x", "active": true}, "iid": 2}"#;
         let objs = json_objects(j);
         assert_eq!(objs.len(), 2);
