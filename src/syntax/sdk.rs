@@ -360,6 +360,7 @@ fn bind(bindings: &mut Vec<(String, Resource)>, name: &str, r: Resource) {
 /// Bindings a line shows: loops, assignments, annotations.
 fn bind_line(line: &str, bindings: &mut Vec<(String, Resource)>) {
     let t = line.trim();
+    inline_bindings(t, bindings);
     // Python `for x in EXPR:`, JS `for (const x of EXPR)`.
     if let Some(rest) = t.strip_prefix("for ") {
         let rest = rest.trim_start_matches('(').trim_start();
@@ -454,6 +455,66 @@ fn bind_line(line: &str, bindings: &mut Vec<(String, Resource)>) {
                 {
                     bind(bindings, &var, r);
                 }
+            }
+        }
+    }
+}
+
+/// Bindings inside an expression: Python comprehensions (`[r for r in runners if r.active]`)
+/// and callbacks of list methods (`runners.filter((r) => r.active)`, `rs.select { |r| r.active }`).
+fn inline_bindings(t: &str, bindings: &mut Vec<(String, Resource)>) {
+    let mut rest = t;
+    while let Some(i) = rest.find(" for ") {
+        let after = &rest[i + 5..];
+        if let Some((var, tail)) = after.split_once(" in ") {
+            let expr = tail
+                .split([']', ')', '}'])
+                .next()
+                .unwrap_or(tail)
+                .split(" if ")
+                .next()
+                .unwrap_or(tail);
+            if let Some(r) = expr_resource(expr, bindings) {
+                bind(bindings, var.trim(), r);
+            }
+        }
+        rest = after;
+    }
+    for method in [
+        ".filter(",
+        ".map(",
+        ".forEach(",
+        ".find(",
+        ".some(",
+        ".every(",
+        ".select",
+        ".reject",
+        ".find ",
+        ".each_with_index",
+    ] {
+        let mut from = 0;
+        while let Some(k) = t[from..].find(method) {
+            let at = from + k;
+            from = at + method.len();
+            let list = &t[..at];
+            let list_start = list
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '@'))
+                .map_or(0, |i| i + 1);
+            let Some(r) = expr_resource(&list[list_start..], bindings) else {
+                continue;
+            };
+            let cb = t[from..].trim_start_matches([' ', '(', '{', '|']);
+            let var: String = cb
+                .bytes()
+                .take_while(|&c| is_ident_byte(c))
+                .map(char::from)
+                .collect();
+            let after_var = cb[var.len()..].trim_start_matches([')', ' ', '|', ':']);
+            let arrow = after_var.starts_with("=>")
+                || t[from..].trim_start().starts_with(['{', '|'])
+                || after_var.starts_with(',');
+            if arrow && !var.is_empty() {
+                bind(bindings, &var, r);
             }
         }
     }
@@ -626,6 +687,15 @@ mod tests {
         assert_eq!(f.resource_of("r"), Some(Resource::Runner));
         assert_eq!(f.resource_of("mr"), Some(Resource::MergeRequest));
         assert_eq!(f.resource_of("flags"), None);
+        let f = analyse(
+            "import gitlab\nrs = gl.runners.list()\nips = [x.ip_address for x in rs if x.active]\n",
+        );
+        assert_eq!(f.resource_of("x"), Some(Resource::Runner));
+        let f = analyse(
+            "import { Gitlab } from '@gitbeaker/rest';\nconst rs = await api.Runners.all();\nrs.filter((r) => r.active).forEach(q => q);\nflags.filter((f) => f.active);\n",
+        );
+        assert_eq!(f.resource_of("r"), Some(Resource::Runner));
+        assert_eq!(f.resource_of("f"), None);
         let f = analyse(
             "import \"github.com/xanzy/go-gitlab\"\nrs, _, err := git.Runners.ListRunners(opt)\nfor _, r := range rs {\n}\nfunc show(m *gitlab.MergeRequest) {}\n",
         );
