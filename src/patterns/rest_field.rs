@@ -2,7 +2,8 @@
 //! file that calls one of the field's endpoints, and only where the word is used as a field: a
 //! key (`"active":`, `active:`, `'active' =>`), an attribute or jq path (`.active`), a query or
 //! keyword parameter (`active=`), a subscript (`["active"]`), a symbol (`:active`). A look-alike in
-//! a file that never calls those endpoints is not the platform's field.
+//! a file that never calls those endpoints is not the platform's field. In a file that imports a
+//! client library, attributes and keyword arguments are left to the object-aware SDK kinds.
 
 use serde::Serialize;
 
@@ -129,6 +130,15 @@ fn detect(name: &str, endpoints: &[String], values: &[String], ctx: &FileCtx) ->
     for at in word_offsets(text, name, is_ident_byte) {
         let end = at + name.len();
         if ctx.src.in_comment(at) || !field_position(text, at, end) {
+            continue;
+        }
+        // In a file that uses a client library, an attribute (`x.active`) or a keyword argument
+        // (`list(active=True)`) counts only on an object or call of known kind: that is the SDK
+        // kinds' business (`sdk_field`, `sdk_call`).
+        let b = text.as_bytes();
+        let attribute = at > 0 && b[at - 1] == b'.';
+        let keyword = b.get(end) == Some(&b'=') && b.get(end + 1) != Some(&b'=');
+        if (attribute || keyword) && !ctx.sdk().imports.is_empty() {
             continue;
         }
         if !values.is_empty() {

@@ -453,6 +453,9 @@ fn method_forms() -> &'static [(Method, Vec<String>)] {
                     format!(".{name}async("),
                     format!("_{name}("),
                     format!("requesthelper.{name}<"),
+                    // A request helper called bare (Ruby gem: `post('/runners', body: b)`).
+                    format!(" {name}('"),
+                    format!(" {name}(\""),
                     // Mocks of the `responses` library: `method=responses.GET`.
                     format!("responses.{name}"),
                     format!("::{name}"),
@@ -639,7 +642,10 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
     let code_like = kind == FileKind::Code;
     let needs_api = api == RestApi::V4 && !distinctive(template);
     // A file that spells out the API base (`BASE = ".../api/v4"`) shows the API for its paths.
-    let file_api = text.contains("/api/v4") || text.contains("CI_API_V4_URL");
+    // So does the Ruby gem's client class, whose request helpers take API paths.
+    let file_api = text.contains("/api/v4")
+        || text.contains("CI_API_V4_URL")
+        || (code_like && text.contains("Gitlab::Client"));
     // Terraform/HCL: a request is a block (`url = …` and `method = …` on their own lines).
     let hcl = [".tf", ".tfvars", ".hcl"]
         .iter()
@@ -650,11 +656,12 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
     // hands it to one, and the builder shows the API.
     let mut push = |start: usize, end: usize, url: &Url, relative: bool| -> bool {
         // Cheapest checks first: the path, then overlap, then comments.
-        if !path_matches(template, url.path, prefix)
-            || (!relative && needs_api && !url.api && !file_api)
-        {
+        if !path_matches(template, url.path, prefix) {
             return false;
         }
+        // A path handed to a client's request builder (`gl.http_post("/runners", …)`) shows
+        // the API too.
+        let shows_api = relative || !needs_api || url.api || file_api;
         if out
             .iter()
             .any(|c| c.start <= start && start < c.end.max(c.start + 1))
@@ -663,7 +670,15 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
             return false;
         }
         let (stmt, method) = statement(text, start, kind, hcl);
-        if relative && !hands_to_request_builder(stmt) {
+        // A path with a leading `/` counts only when the call that takes it is the builder.
+        let handed = if relative {
+            hands_to_request_builder(stmt)
+        } else {
+            shows_api
+                || call_span(text, start)
+                    .is_some_and(|(a, b)| hands_to_request_builder(&text[a..b]))
+        };
+        if !handed {
             return false;
         }
         out.push(Call {
@@ -712,7 +727,11 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
             }
         }
         let url = url_at(text, at);
-        if push(url.start, url.end, &url, false) || !code_like {
+        // A URL word that starts inside an interpolation (`project_id}/runners` of
+        // `"/projects/#{url_encode project_id}/runners"`) is read from its whole literal.
+        let broken =
+            code_like && text[url.start..at].contains('}') && !text[url.start..at].contains('{');
+        if (!broken && push(url.start, url.end, &url, false)) || !code_like {
             continue;
         }
         // A string literal with interpolations (`"/projects/#{url_encode project}/…"`), or a

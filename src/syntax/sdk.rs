@@ -525,7 +525,15 @@ pub fn receiver(text: &str, dot: usize) -> Option<&str> {
     let b = text.as_bytes();
     let mut s = dot;
     // `mr["x"]`, `mr?.x`, `mr!.x`, `runner().x` end with other bytes: no receiver.
-    let end = if s > 0 && b[s - 1] == b'?' { s - 1 } else { s };
+    let mut end = if s > 0 && b[s - 1] == b'?' { s - 1 } else { s };
+    // An element of a list: `runners[0].active`.
+    if end > 0 && b[end - 1] == b']' {
+        let open = text[..end].rfind('[')?;
+        if text[open..end].contains(['(', '\n']) {
+            return None;
+        }
+        end = open;
+    }
     s = end;
     while s > 0 && is_ident_byte(b[s - 1]) {
         s -= 1;
@@ -711,6 +719,8 @@ mod tests {
             chain_receiver(t, t.find(".runners").unwrap()),
             Some("projects")
         );
+        let t = "runners[0].active";
+        assert_eq!(receiver(t, t.find(".active").unwrap()), Some("runners"));
         let t = "gl.runners.create(x)";
         assert_eq!(chain_receiver(t, t.find(".runners").unwrap()), Some("gl"));
     }
