@@ -24,6 +24,9 @@ pub struct SdkCall {
     /// The member counts only on an object known to be this resource (`mr.changes()`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub on: Option<Resource>,
+    /// With `args`: only where the argument's value is one of these (`scope: "paused"`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
 }
 
 /// Code that imports an SDK.
@@ -39,7 +42,7 @@ pub fn import_anchors(sdk: Sdk) -> Vec<String> {
 impl PatternKind for SdkCall {
     const NAME: &'static str = "sdk_call";
     const REQUIRED: &'static [&'static str] = &["sdk", "call"];
-    const OPTIONAL: &'static [&'static str] = &["args", "unless_receiver", "on"];
+    const OPTIONAL: &'static [&'static str] = &["args", "unless_receiver", "on", "values"];
     const MATCHES: &'static str =
         "a client library's manager, service, method or option type (or its arguments) in a file that imports the library";
 
@@ -47,6 +50,7 @@ impl PatternKind for SdkCall {
         let args = f.list("args");
         let unless = f.list("unless_receiver");
         let on = f.opt_text("on");
+        let values = f.values();
         let sdk = f.text("sdk")?;
         let sdk = f.check.one_of(&sdk, "sdk", Sdk::parse, Sdk::NAMES)?;
         let call = f.text("call")?;
@@ -71,6 +75,7 @@ impl PatternKind for SdkCall {
             args: f.check.strings(&args, "argument")?,
             unless_receiver: f.check.strings(&unless, "receiver")?,
             on,
+            values: values?,
         })
     }
 
@@ -143,9 +148,16 @@ impl PatternKind for SdkCall {
             for arg in &self.args {
                 for k in word_offsets(&text[open..close], arg, is_ident_byte) {
                     let a = open + k;
-                    if is_argument_key(text, a, a + arg.len()) && !ctx.src.in_comment(a) {
-                        out.push(Hit::new(a, a + arg.len(), format!("{} {arg}", self.call)));
+                    let e = a + arg.len();
+                    if !is_argument_key(text, a, e) || ctx.src.in_comment(a) {
+                        continue;
                     }
+                    if !self.values.is_empty()
+                        && !argument_value(text, e).is_some_and(|v| self.values.contains(&v))
+                    {
+                        continue;
+                    }
+                    out.push(Hit::new(a, e, format!("{} {arg}", self.call)));
                 }
             }
         }
@@ -174,6 +186,39 @@ fn matching(text: &str, open: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// The string value of an argument whose key ends at `end`, lowercased: `: "paused"`,
+/// `='paused'`, `=> 'paused'`, and go-gitlab's pointer helpers `: gitlab.String("paused")`,
+/// `: gitlab.Ptr("paused")`.
+fn argument_value(text: &str, end: usize) -> Option<String> {
+    let rest = text[end..].trim_start_matches(['"', '\'']).trim_start();
+    let rest = rest
+        .strip_prefix("=>")
+        .or_else(|| rest.strip_prefix(':'))
+        .or_else(|| rest.strip_prefix('='))?
+        .trim_start();
+    // A helper call around the value: `gitlab.String(`, `gl.Ptr(`.
+    let call_end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(0);
+    let rest = if rest[call_end..].starts_with('(') && call_end > 0 {
+        &rest[call_end + 1..]
+    } else {
+        rest
+    };
+    // A Ruby symbol: `scope: :paused`.
+    if let Some(sym) = rest.strip_prefix(':') {
+        let v: String = sym
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        return (!v.is_empty()).then(|| v.to_ascii_lowercase());
+    }
+    let q = rest.chars().next().filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    let body = &rest[1..];
+    let v = &body[..body.find(q)?];
+    Some(v.to_ascii_lowercase())
 }
 
 /// Is the word at `at..end` a key of a dict, hash or options literal (`"token":`, `'token' =>`,
@@ -222,5 +267,15 @@ mod tests {
             assert!(!is_argument_key(t, at, at + w.len()), "{t}");
         }
         assert_eq!(matching("f(a(b), c)", 1), Some(9));
+        for (t, v) in [
+            ("scope='paused')", "paused"),
+            ("Status: gitlab.String(\"active\"),", "active"),
+            ("status: 'Paused' }", "paused"),
+            (":scope => \"active\"", "active"),
+        ] {
+            let end = t.find(['=', ':']).map(|i| if t.starts_with(':') { 6 } else { i }).unwrap();
+            assert_eq!(argument_value(t, end).as_deref(), Some(v), "{t}");
+        }
+        assert_eq!(argument_value("scope=scope)", 5), None);
     }
 }
