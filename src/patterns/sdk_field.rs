@@ -20,6 +20,9 @@ pub struct SdkField {
     /// A common word: only on an object known to be the resource.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub generic: bool,
+    /// Only where the field is compared with one of these values (`r.Status == "paused"`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
 }
 
 /// The `resource` and `name` fields of a field pattern.
@@ -41,11 +44,12 @@ pub fn resource_and_name(f: &mut Fields) -> Option<(Resource, String)> {
 impl PatternKind for SdkField {
     const NAME: &'static str = "sdk_field";
     const REQUIRED: &'static [&'static str] = &["sdk", "name", "resource"];
-    const OPTIONAL: &'static [&'static str] = &["generic"];
+    const OPTIONAL: &'static [&'static str] = &["generic", "values"];
     const MATCHES: &'static str = "an object's field in a file that imports the library (`generic`: only on an object known to be the resource)";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let generic = f.flag("generic");
+        let values = f.values();
         let sdk = f.text("sdk")?;
         let sdk = f.check.one_of(&sdk, "sdk", Sdk::parse, Sdk::NAMES)?;
         let (resource, name) = resource_and_name(f)?;
@@ -54,6 +58,7 @@ impl PatternKind for SdkField {
             name,
             resource,
             generic: generic?,
+            values: values?,
         })
     }
 
@@ -109,10 +114,39 @@ impl PatternKind for SdkField {
             let known = || {
                 sdk::receiver(text, dot).and_then(|r| file.resource_of(r)) == Some(self.resource)
             };
+            if !self.values.is_empty()
+                && !compared_value(text, end).is_some_and(|v| self.values.contains(&v))
+            {
+                continue;
+            }
             if !self.generic || known() {
                 out.push(Hit::new(at, end, self.name.clone()));
             }
         }
         out
+    }
+}
+
+/// The string a field is compared with (`== "paused"`, `!== 'active'`), lowercased.
+fn compared_value(text: &str, end: usize) -> Option<String> {
+    let rest = text[end..].trim_start();
+    let rest = ["===", "!==", "==", "!="]
+        .iter()
+        .find_map(|op| rest.strip_prefix(op))?
+        .trim_start();
+    let q = rest.chars().next().filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    let body = &rest[1..];
+    Some(body[..body.find(q)?].to_ascii_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn comparisons() {
+        assert_eq!(compared_value(" == \"paused\" {", 0).as_deref(), Some("paused"));
+        assert_eq!(compared_value(" !== 'Active')", 0).as_deref(), Some("active"));
+        assert_eq!(compared_value(" = \"paused\"", 0), None);
     }
 }
