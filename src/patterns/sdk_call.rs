@@ -124,7 +124,7 @@ impl PatternKind for SdkCall {
                 continue;
             }
             if let Some(on) = self.on
-                && receiver.and_then(|r| file.resource_of(r)) != Some(on)
+                && file.resource_before(text, at - 1) != Some(on)
             {
                 continue;
             }

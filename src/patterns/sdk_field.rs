@@ -111,9 +111,7 @@ impl PatternKind for SdkField {
                 None
             };
             let Some(dot) = dot else { continue };
-            let known = || {
-                sdk::receiver(text, dot).and_then(|r| file.resource_of(r)) == Some(self.resource)
-            };
+            let known = || file.resource_before(text, dot) == Some(self.resource);
             if !self.values.is_empty()
                 && !compared_value(text, end).is_some_and(|v| self.values.contains(&v))
             {

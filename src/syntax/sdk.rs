@@ -243,6 +243,29 @@ impl SdkFile {
         self.imports.contains(&sdk)
     }
 
+    /// The kind of object the expression that ends at `dot` (before `.member`) gives: a bound
+    /// name (`mr.`), an element of one (`mrs[0].`), or a call of a source
+    /// (`project.mergerequests.get(1).`).
+    pub fn resource_before(&self, text: &str, dot: usize) -> Option<Resource> {
+        if let Some(r) = receiver(text, dot) {
+            return self.resource_of(r);
+        }
+        // Walk back over the chain: names, dots and balanced parentheses.
+        let b = text.as_bytes();
+        let mut i = dot;
+        while i > 0 && dot - i < 400 {
+            match b[i - 1] {
+                b')' => i = open_paren(b, i - 1)?,
+                c if is_ident_byte(c) || c == b'.' => i -= 1,
+                _ => break,
+            }
+        }
+        let expr = &text[i..dot];
+        (expr.ends_with(')') && !expr.starts_with('('))
+            .then(|| expr_resource(expr, &self.bindings))
+            .flatten()
+    }
+
     /// The kind of object a local name holds, if the file shows it.
     pub fn resource_of(&self, name: &str) -> Option<Resource> {
         self.bindings
@@ -551,24 +574,7 @@ pub fn chain_receiver(text: &str, dot: usize) -> Option<&str> {
     if dot == 0 || b[dot - 1] != b')' {
         return None;
     }
-    let mut depth = 0usize;
-    let mut i = dot - 1;
-    loop {
-        match b[i] {
-            b')' => depth += 1,
-            b'(' => {
-                depth -= 1;
-                if depth == 0 {
-                    break;
-                }
-            }
-            _ => {}
-        }
-        if i == 0 || dot - i > 400 {
-            return None;
-        }
-        i -= 1;
-    }
+    let i = open_paren(b, dot - 1)?;
     // `i` is the `(`; before it the method name and its `.`.
     let mut m = i;
     while m > 0 && is_ident_byte(b[m - 1]) {
@@ -577,6 +583,25 @@ pub fn chain_receiver(text: &str, dot: usize) -> Option<&str> {
     (m > 0 && m < i && b[m - 1] == b'.')
         .then(|| receiver(text, m - 1))
         .flatten()
+}
+
+/// The `(` that the `)` at `close` closes (looking back at most 400 bytes).
+fn open_paren(b: &[u8], close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let lower = close.saturating_sub(400);
+    for j in (lower..=close).rev() {
+        match b[j] {
+            b')' => depth += 1,
+            b'(' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(j);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The name of the Go struct or TypeScript interface/type whose body holds `at`, if any:
@@ -721,6 +746,12 @@ mod tests {
         );
         let t = "runners[0].active";
         assert_eq!(receiver(t, t.find(".active").unwrap()), Some("runners"));
+        let f = analyse("import gitlab\n");
+        let t = "d = project.mergerequests.get(1, lazy=True).changes()";
+        assert_eq!(
+            f.resource_before(t, t.find(".changes").unwrap()),
+            Some(Resource::MergeRequest)
+        );
         let t = "gl.runners.create(x)";
         assert_eq!(chain_receiver(t, t.find(".runners").unwrap()), Some("gl"));
     }
