@@ -3,7 +3,7 @@
 //! it is the resource (`MergeRequest`, `RegisterNewRunnerOptions`; not `RunnerManager`, nor
 //! webhook payloads), in a file that mentions the platform; or a key of a JSON object whose own
 //! keys say it is the resource (a runner has `runner_type` or `is_shared`, a merge request `iid`,
-//! `source_branch` and `target_branch`).
+//! `source_branch` and `target_branch`), also written as an object literal in code (a mock).
 
 use serde::Serialize;
 
@@ -60,9 +60,9 @@ impl PatternKind for ResourceField {
         let text = ctx.src.text;
         let b = text.as_bytes();
         let json = ctx.src.path.ends_with(".json");
-        if !json && !mentions_platform(text) {
-            return Vec::new();
-        }
+        // A type definition counts in a file that mentions the platform; a recorded response's
+        // own keys say enough.
+        let platform = !json && mentions_platform(text);
         let mut out = Vec::new();
         for at in word_offsets(text, &self.name, is_ident_byte) {
             let end = at + self.name.len();
@@ -75,8 +75,11 @@ impl PatternKind for ResourceField {
                     && text[end + 1..].trim_start().starts_with(':')
                     && self.json_object_is_resource(ctx, at)
             } else {
-                (go_tag(text, at, end) || ts_member(text, at, end))
-                    && sdk::enclosing_type(text, at).is_some_and(|t| self.resource.names_type(t))
+                (platform
+                    && (go_tag(text, at, end) || ts_member(text, at, end))
+                    && sdk::enclosing_type(text, at).is_some_and(|t| self.resource.names_type(t)))
+                    // A recorded response written as an object literal in code (a mock).
+                    || (literal_key(text, at, end) && self.json_object_is_resource(ctx, at))
             };
             if ok {
                 out.push(Hit::new(at, end, self.name.clone()));
@@ -111,6 +114,17 @@ fn mentions_platform(text: &str) -> bool {
 /// `json:"name"` or `json:"name,omitempty"` in a Go struct tag.
 fn go_tag(text: &str, at: usize, end: usize) -> bool {
     text[..at].ends_with("json:\"") && matches!(text.as_bytes().get(end), Some(b'"' | b','))
+}
+
+/// A key of an object literal: `name: v` or `"name": v` after `{`, `,` or at the start of a line.
+fn literal_key(text: &str, at: usize, end: usize) -> bool {
+    let b = text.as_bytes();
+    let quoted = matches!(b[at - 1], b'"' | b'\'') && b.get(end) == Some(&b[at - 1]);
+    let (key_start, key_end) = if quoted { (at - 1, end + 1) } else { (at, end) };
+    let line_start = text[..key_start].rfind('\n').map_or(0, |i| i + 1);
+    let lead = text[line_start..key_start].trim_end();
+    let rest = &text[key_end..];
+    (lead.is_empty() || lead.ends_with(['{', ','])) && rest.starts_with(':') && !rest.starts_with("::")
 }
 
 /// `name: T;`, `name?: T`, `readonly name: T` as a member line of a TypeScript interface.

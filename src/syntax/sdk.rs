@@ -688,6 +688,18 @@ pub fn own_keys(text: &str, open: usize, close: usize) -> Vec<&str> {
             }
             b'{' | b'[' => depth += 1,
             b'}' | b']' => depth = depth.saturating_sub(1),
+            // An unquoted key of a code object literal (`iid: 1,`).
+            c if depth == 0 && is_ident_byte(c) && !is_ident_byte(b[i - 1]) => {
+                let start = i;
+                while i < close && is_ident_byte(b[i]) {
+                    i += 1;
+                }
+                let rest = &text[i..close];
+                if rest.starts_with(':') && !rest.starts_with("::") {
+                    keys.push(&text[start..i]);
+                }
+                continue;
+            }
             _ => {}
         }
         i += 1;
