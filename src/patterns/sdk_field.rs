@@ -2,7 +2,8 @@
 //! `runner.active`, `r.IPAddress`), in a file that imports the library. A common word
 //! (`generic: true`: `active`, `status`) counts only on an object the file shows to be the
 //! resource: from the library's manager or service for it, a loop over such a list, or a type
-//! annotation (see [`crate::syntax::sdk`]). An object of unknown kind is not reported.
+//! annotation (see [`crate::syntax::sdk`]). An object of unknown kind is not reported, nor are
+//! a webhook payload's attributes (`event.ObjectAttributes.MergeStatus`).
 
 use serde::Serialize;
 
@@ -111,6 +112,13 @@ impl PatternKind for SdkField {
                 None
             };
             let Some(dot) = dot else { continue };
+            // A webhook payload's attributes (`event.ObjectAttributes.MergeStatus`,
+            // `payload["object_attributes"]["merge_status"]`) are no REST response.
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let before = &text[line_start..at];
+            if before.contains("ObjectAttributes") || before.contains("object_attributes") {
+                continue;
+            }
             let known = || file.resource_before(text, dot) == Some(self.resource);
             if !self.values.is_empty()
                 && !compared_value(text, end).is_some_and(|v| self.values.contains(&v))
