@@ -98,7 +98,7 @@ impl PatternKind for SdkCall {
         if !self.args.is_empty() {
             s.push_str(&format!(" with {}", self.args.join(" or ")));
         }
-        s
+        super::with_values(s, &self.values)
     }
 
     fn applies(&self, kind: FileKind) -> bool {

@@ -73,12 +73,13 @@ impl PatternKind for SdkField {
 
     fn describe(&self) -> String {
         let g = if self.generic { " (on a known object)" } else { "" };
-        format!(
+        let s = format!(
             "{} field {} of a {}{g}",
             self.sdk.as_str(),
             self.name,
             self.resource.as_str()
-        )
+        );
+        super::with_values(s, &self.values)
     }
 
     fn applies(&self, kind: FileKind) -> bool {
