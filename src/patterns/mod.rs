@@ -213,6 +213,9 @@ pattern_kinds! {
     RestEndpoint => rest_endpoint::RestEndpoint,
     RestField => rest_field::RestField,
     RestParam => rest_param::RestParam,
+    SdkCall => sdk_call::SdkCall,
+    SdkField => sdk_field::SdkField,
+    ResourceField => resource_field::ResourceField,
     Graphql => graphql::Graphql,
     Literal => literal::Literal,
 }

@@ -2,7 +2,8 @@
 //! file that calls one of the field's endpoints, and only where the word is used as a field: a
 //! key (`"active":`, `active:`, `'active' =>`), an attribute or jq path (`.active`), a query or
 //! keyword parameter (`active=`), a subscript (`["active"]`), a symbol (`:active`). A look-alike in
-//! a file that never calls those endpoints is not the platform's field.
+//! a file that never calls those endpoints is not the platform's field. In a file that imports a
+//! client library, attributes and keyword arguments are left to the object-aware SDK kinds.
 
 use serde::Serialize;
 
@@ -102,7 +103,12 @@ fn field_position(text: &str, at: usize, end: usize) -> bool {
     let b = text.as_bytes();
     let before = if at > 0 { b[at - 1] } else { b' ' };
     let after = b.get(end).copied().unwrap_or(b' ');
-    let quoted = matches!(before, b'"' | b'\'' | b'`') && before == after;
+    // A quoted word that is the value of a key (`"state": "active"`) is no field.
+    let value = at > 1 && {
+        let lead = text[..at - 1].trim_end();
+        lead.ends_with(':') || (lead.ends_with('=') && !lead.ends_with("=="))
+    };
+    let quoted = matches!(before, b'"' | b'\'' | b'`') && before == after && !value;
     let attribute = before == b'.' || (before == b':' && at > 1 && b[at - 2] != b':');
     let keyword = after == b'=' && b.get(end + 1) != Some(&b'=');
     let key = after == b':' && b.get(end + 1) != Some(&b':');
@@ -129,6 +135,15 @@ fn detect(name: &str, endpoints: &[String], values: &[String], ctx: &FileCtx) ->
     for at in word_offsets(text, name, is_ident_byte) {
         let end = at + name.len();
         if ctx.src.in_comment(at) || !field_position(text, at, end) {
+            continue;
+        }
+        // In a file that uses a client library, an attribute (`x.active`) or a keyword argument
+        // (`list(active=True)`) counts only on an object or call of known kind: that is the SDK
+        // kinds' business (`sdk_field`, `sdk_call`).
+        let b = text.as_bytes();
+        let attribute = at > 0 && b[at - 1] == b'.';
+        let keyword = b.get(end) == Some(&b'=') && b.get(end + 1) != Some(&b'=');
+        if (attribute || keyword) && !ctx.sdk().imports.is_empty() {
             continue;
         }
         if !values.is_empty() {
@@ -177,6 +192,7 @@ mod tests {
             ("active = true", "active"),
             ("if active {", "active"),
             ("Foo::active", "active"),
+            ("{\"state\": \"active\"}", "active"),
         ] {
             let at = t.find(word).unwrap();
             assert!(!field_position(t, at, at + word.len()), "{t}");

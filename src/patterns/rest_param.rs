@@ -77,7 +77,7 @@ impl PatternKind for RestParam {
         let text = ctx.src.text;
         let mut out = Vec::new();
         for call in rest::calls(&self.path, RestApi::V4, false, ctx) {
-            if call.method != Some(self.method) {
+            if call.method != Some(self.method) || registers_a_mock_response(call.statement) {
                 continue;
             }
             // The statement is a part of the file's text.
@@ -96,6 +96,21 @@ impl PatternKind for RestParam {
         }
         out
     }
+}
+
+/// A test double's registration (`responses.add(…, json={…})`, WebMock's `to_return`, nock's
+/// `.reply`): the body there is the mocked response, not what a request sends.
+fn registers_a_mock_response(stmt: &str) -> bool {
+    [
+        "responses.add(",
+        "rsps.add(",
+        "httpretty.register_uri(",
+        "to_return(",
+        ".reply(",
+        "respond_with(",
+    ]
+    .iter()
+    .any(|m| stmt.contains(m))
 }
 
 /// Where `name` is sent in a statement: `name=` (a form or query field), `"name":`, `'name':`,
@@ -134,5 +149,9 @@ mod tests {
         assert_eq!(offs("json={\"token\": t}"), [7]);
         assert!(offs("-H \"PRIVATE-TOKEN: x\" $token= private_token=1 token==").is_empty());
         assert!(offs("token=$(curl -X POST url)").is_empty());
+        assert!(registers_a_mock_response(
+            "rsps.add(method=responses.POST, url=u, json={\"token\": \"glrt-x\"})"
+        ));
+        assert!(!registers_a_mock_response("requests.post(u, json={\"token\": t})"));
     }
 }

@@ -7,6 +7,7 @@ use super::ci_jobs::Jobs;
 use super::classify::FileKind;
 use super::cmdline;
 use super::graphql_docs;
+use super::sdk::{self, SdkFile};
 use super::source::Source;
 use super::yaml::{self, Doc};
 
@@ -16,6 +17,8 @@ pub struct FileCtx<'s, 'a> {
     yaml: OnceCell<Doc>,
     graphql: OnceCell<Vec<graphql_docs::Doc>>,
     graphql_types: OnceCell<Vec<super::graphql_types::TypeField>>,
+    sdk: OnceCell<SdkFile>,
+    json_objects: OnceCell<Vec<(usize, usize)>>,
     /// Parsed command lines, by (program, subcommand).
     commands: CommandCache,
     /// The jobs of the CI configuration the file belongs to (the project's `.gitlab-ci.yml`
@@ -35,6 +38,8 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             yaml: OnceCell::new(),
             graphql: OnceCell::new(),
             graphql_types: OnceCell::new(),
+            sdk: OnceCell::new(),
+            json_objects: OnceCell::new(),
             commands: std::cell::RefCell::new(Vec::new()),
             ci_project: None,
             ci_jobs: OnceCell::new(),
@@ -94,6 +99,17 @@ impl<'s, 'a> FileCtx<'s, 'a> {
                 Vec::new()
             }
         })
+    }
+
+    /// The SDKs the file imports and the kinds of its local names. Read once.
+    pub fn sdk(&self) -> &SdkFile {
+        self.sdk.get_or_init(|| sdk::analyse(self.src.text))
+    }
+
+    /// The JSON objects of the file (`{` and `}` offsets, sorted by start). Read once.
+    pub fn json_objects(&self) -> &[(usize, usize)] {
+        self.json_objects
+            .get_or_init(|| sdk::json_objects(self.src.text))
     }
 
     /// Parse errors of the GraphQL documents that were looked at.

@@ -12,6 +12,7 @@ pub mod graphql;
 pub mod graphql_docs;
 pub mod graphql_types;
 pub mod rest;
+pub mod sdk;
 pub mod source;
 pub mod yaml;
 

@@ -275,13 +275,21 @@ pub fn path_matches(template: &str, path: &str, prefix: bool) -> bool {
 /// unclosed `(` before `at`, to the `)` that closes it (`requests.put(url, params={...})` over
 /// several lines). None when `at` is not inside parentheses.
 fn call_span(text: &str, at: usize) -> Option<(usize, usize)> {
+    call_span_at(text, at, 0)
+}
+
+/// The call expression `levels` parentheses further out than [`call_span`]'s (a regex group or
+/// an inner call inside `rsps.add(method=…, url=re.compile(…))`).
+fn call_span_at(text: &str, at: usize, levels: usize) -> Option<(usize, usize)> {
     let b = text.as_bytes();
     let lower = at.saturating_sub(2000);
+    let mut skip = levels;
     let mut depth = 0usize;
     let mut open = None;
     for i in (lower..at).rev() {
         match b[i] {
             b')' => depth += 1,
+            b'(' if depth == 0 && skip > 0 => skip -= 1,
             b'(' if depth == 0 => {
                 open = Some(i);
                 break;
@@ -323,6 +331,14 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
                 && let Some(m) = method_in(stmt)
             {
                 return (stmt, Some(m));
+            }
+            // The URL inside an inner call or a regex group: the enclosing calls.
+            for levels in 1..3 {
+                if let Some((a, b)) = call_span_at(text, at, levels)
+                    && let Some(m) = method_in(&text[a..b])
+                {
+                    return (&text[a..b], Some(m));
+                }
             }
             // `url := fmt.Sprintf(...)` … `http.NewRequest(http.MethodPost, url, nil)`
             if let Some(var) = assigned_variable(near) {
@@ -436,6 +452,12 @@ fn method_forms() -> &'static [(Method, Vec<String>)] {
                     format!(".{name}("),
                     format!(".{name}async("),
                     format!("_{name}("),
+                    format!("requesthelper.{name}<"),
+                    // A request helper called bare (Ruby gem: `post('/runners', body: b)`).
+                    format!(" {name}('"),
+                    format!(" {name}(\""),
+                    // Mocks of the `responses` library: `method=responses.GET`.
+                    format!("responses.{name}"),
                     format!("::{name}"),
                     format!("method{name}"),
                     format!("httpmethod.{name}"),
@@ -528,6 +550,75 @@ pub fn sends_param(query: &str, ctx: &str, param: &str) -> bool {
         })
 }
 
+/// The string literal around `at` on its line, if it is a path: its content's range and the
+/// content with interpolations (`#{…}`, `${…}`) written `{}`. None when the literal holds
+/// whitespace outside interpolations or is no path (a URL with a scheme is left to [`url_at`]).
+fn literal_path(text: &str, at: usize) -> Option<(usize, usize, String)> {
+    let b = text.as_bytes();
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let mut i = line_start;
+    let mut open: Option<(u8, usize)> = None;
+    while i < line_end {
+        let c = b[i];
+        match open {
+            None if matches!(c, b'"' | b'\'' | b'`') => open = Some((c, i + 1)),
+            Some((q, s)) if c == q => {
+                if s <= at && at < i {
+                    return normalize_literal(&text[s..i]).map(|t| (s, i, t));
+                }
+                open = None;
+            }
+            Some(_) if c == b'\\' => i += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+fn normalize_literal(lit: &str) -> Option<String> {
+    let mut out = String::with_capacity(lit.len());
+    let mut rest = lit;
+    while let Some(i) = rest.find(['#', '$']) {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        if after.starts_with('{')
+            && let Some(close) = after.find('}')
+        {
+            out.push_str("{}");
+            rest = &after[close + 1..];
+        } else {
+            out.push_str(&rest[i..i + 1]);
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    let ok = !out.contains(char::is_whitespace)
+        && !out.contains("://")
+        && out.contains(|c: char| c.is_ascii_alphabetic());
+    ok.then_some(out)
+}
+
+/// Does a statement hand a path to a REST client's request builder? (go-gitlab
+/// `NewRequest(`, client-go `withPath(`, gitbeaker `RequestHelper.` and tagged `endpoint`,
+/// python-gitlab `http_get(`…)
+fn hands_to_request_builder(stmt: &str) -> bool {
+    [
+        "NewRequest(",
+        "withPath(",
+        "RequestHelper.",
+        "endpoint`",
+        "http_get(",
+        "http_post(",
+        "http_put(",
+        "http_delete(",
+        "http_list(",
+    ]
+    .iter()
+    .any(|b| stmt.contains(b))
+}
+
 /// A call of an endpoint found in the file: the URL's range, the statement around it, the method
 /// seen (if any) and the URL's query string.
 pub struct Call<'t> {
@@ -551,25 +642,45 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
     let code_like = kind == FileKind::Code;
     let needs_api = api == RestApi::V4 && !distinctive(template);
     // A file that spells out the API base (`BASE = ".../api/v4"`) shows the API for its paths.
-    let file_api = text.contains("/api/v4") || text.contains("CI_API_V4_URL");
+    // So does the Ruby gem's client class, whose request helpers take API paths.
+    let file_api = text.contains("/api/v4")
+        || text.contains("CI_API_V4_URL")
+        || (code_like && text.contains("Gitlab::Client"));
     // Terraform/HCL: a request is a block (`url = …` and `method = …` on their own lines).
     let hcl = [".tf", ".tfvars", ".hcl"]
         .iter()
         .any(|e| ctx.src.path.ends_with(e));
     let mut out: Vec<Call> = Vec::new();
-    let mut push = |start: usize, end: usize, url: &Url| {
+    // `relative`: a path without `/` written for a client's request builder (`"geo_nodes"`,
+    // `fmt.Sprintf("projects/%s/…")` handed to `NewRequest`): it counts only when the statement
+    // hands it to one, and the builder shows the API.
+    let mut push = |start: usize, end: usize, url: &Url, relative: bool| -> bool {
         // Cheapest checks first: the path, then overlap, then comments.
-        if !path_matches(template, url.path, prefix) || (needs_api && !url.api && !file_api) {
-            return;
+        if !path_matches(template, url.path, prefix) {
+            return false;
         }
+        // A path handed to a client's request builder (`gl.http_post("/runners", …)`) shows
+        // the API too.
+        let shows_api = relative || !needs_api || url.api || file_api;
         if out
             .iter()
             .any(|c| c.start <= start && start < c.end.max(c.start + 1))
             || ctx.src.in_comment(start)
         {
-            return;
+            return false;
         }
         let (stmt, method) = statement(text, start, kind, hcl);
+        // A path with a leading `/` counts only when the call that takes it is the builder.
+        let handed = if relative {
+            hands_to_request_builder(stmt)
+        } else {
+            shows_api
+                || call_span(text, start)
+                    .is_some_and(|(a, b)| hands_to_request_builder(&text[a..b]))
+        };
+        if !handed {
+            return false;
+        }
         out.push(Call {
             start,
             end,
@@ -578,7 +689,22 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
             query: url.query.to_string(),
             path: url.path.to_string(),
         });
+        true
     };
+    // A client library's relative path whose only fixed segment is the first: `"runners"`,
+    // `'geo_nodes/status'`.
+    if code_like && fixed_segments(template).count() == 1 {
+        let b = text.as_bytes();
+        for at in memchr::memmem::find_iter(b, anchor.as_bytes()) {
+            if at > 0
+                && matches!(b[at - 1], b'"' | b'\'' | b'`')
+                && let Some((start, end, lit)) = literal_path(text, at)
+            {
+                let full = format!("/{lit}");
+                push(start, end, &url_at(&full, 0), true);
+            }
+        }
+    }
     for at in memchr::memmem::find_iter(text.as_bytes(), needle.as_bytes()) {
         // In code, a URL may be built by concatenation on its line: the joined view wins.
         if code_like {
@@ -593,7 +719,7 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
                 }
                 covered = true;
                 if let Some(k) = joined.find(&needle) {
-                    push(start, end, &url_at(&joined, k));
+                    push(start, end, &url_at(&joined, k), false);
                 }
             }
             if covered {
@@ -601,7 +727,23 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
             }
         }
         let url = url_at(text, at);
-        push(url.start, url.end, &url);
+        // A URL word that starts inside an interpolation (`project_id}/runners` of
+        // `"/projects/#{url_encode project_id}/runners"`) is read from its whole literal.
+        let broken =
+            code_like && text[url.start..at].contains('}') && !text[url.start..at].contains('{');
+        if (!broken && push(url.start, url.end, &url, false)) || !code_like {
+            continue;
+        }
+        // A string literal with interpolations (`"/projects/#{url_encode project}/…"`), or a
+        // relative path for a request builder (`"projects/%s/error_tracking/settings"`).
+        if let Some((start, end, lit)) = literal_path(text, at) {
+            if lit.starts_with('/') {
+                push(start, end, &url_at(&lit, 0), false);
+            } else if lit.starts_with(|c: char| c.is_ascii_lowercase()) {
+                let full = format!("/{lit}");
+                push(start, end, &url_at(&full, 0), true);
+            }
+        }
     }
     out.sort_by_key(|c| c.start);
     out
@@ -708,5 +850,9 @@ mod tests {
         assert_eq!(method_in("wget --post-data=x u"), Some(Method::Post));
         assert_eq!(method_in("wget -q -O- u"), Some(Method::Get));
         assert_eq!(method_in("url = base + path"), None);
+        assert_eq!(
+            method_in("rsps.add(method=responses.DELETE, url=u)"),
+            Some(Method::Delete)
+        );
     }
 }

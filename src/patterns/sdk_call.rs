@@ -1,0 +1,281 @@
+//! A manager, service, method or option type of a REST API client library (`gl.geonodes`,
+//! `git.Runners.RegisterNewRunner`, `api.MergeRequests.showChanges`, `Gitlab.merge_request_changes`,
+//! `gitlab.RegisterNewRunnerOptions{…}`), in a file that imports the library; with `args`, the
+//! arguments of the call or composite literal that are the item (`"token"`, `TagList:`).
+
+use serde::Serialize;
+
+use super::check::Fields;
+use super::{Hit, PatternKind};
+use crate::syntax::sdk::{self, Resource, Sdk};
+use crate::syntax::{FileCtx, FileKind, is_ident_byte, word_offsets};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SdkCall {
+    pub sdk: Sdk,
+    /// The member as written after a `.`: `geonodes`, `runners.create`, `GeoNodes`.
+    pub call: String,
+    /// Report these arguments of the call (keys of its dict or options), not the call.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
+    /// Objects the member does not count on (`user` in `gl.user.runners.create`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unless_receiver: Vec<String>,
+    /// The member counts only on an object known to be this resource (`mr.changes()`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on: Option<Resource>,
+    /// With `args`: only where the argument's value is one of these (`scope: "paused"`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
+}
+
+/// Code that imports an SDK.
+pub fn sdk_code(kind: FileKind) -> bool {
+    kind == FileKind::Code
+}
+
+/// The SDK's import literals, as context anchors.
+pub fn import_anchors(sdk: Sdk) -> Vec<String> {
+    sdk.import_literals().iter().map(|s| s.to_string()).collect()
+}
+
+impl PatternKind for SdkCall {
+    const NAME: &'static str = "sdk_call";
+    const REQUIRED: &'static [&'static str] = &["sdk", "call"];
+    const OPTIONAL: &'static [&'static str] = &["args", "unless_receiver", "on", "values"];
+    const MATCHES: &'static str =
+        "a client library's manager, service, method or option type (or its arguments) in a file that imports the library";
+
+    fn parse(f: &mut Fields) -> Option<Self> {
+        let args = f.list("args");
+        let unless = f.list("unless_receiver");
+        let on = f.opt_text("on");
+        let values = f.values();
+        let sdk = f.text("sdk")?;
+        let sdk = f.check.one_of(&sdk, "sdk", Sdk::parse, Sdk::NAMES)?;
+        let call = f.text("call")?;
+        let call = f.check.ident(
+            &call,
+            "call",
+            &['.'],
+            "a member is letters, digits, `_` and `.` (`runners.create`)",
+        )?;
+        let args = args?;
+        let unless = unless?;
+        let on = match on? {
+            None => None,
+            Some(r) => Some(
+                f.check
+                    .one_of(&r, "resource", Resource::parse, Resource::NAMES)?,
+            ),
+        };
+        Some(SdkCall {
+            sdk,
+            call,
+            args: f.check.strings(&args, "argument")?,
+            unless_receiver: f.check.strings(&unless, "receiver")?,
+            on,
+            values: values?,
+        })
+    }
+
+    fn anchor(&self) -> String {
+        self.call.clone()
+    }
+
+    fn context_anchors(&self) -> Vec<String> {
+        import_anchors(self.sdk)
+    }
+
+    fn literals(&self) -> Vec<String> {
+        let mut v = vec![self.call.clone()];
+        v.extend(self.args.iter().cloned());
+        v
+    }
+
+    fn describe(&self) -> String {
+        let mut s = format!("{} .{}", self.sdk.as_str(), self.call);
+        if !self.args.is_empty() {
+            s.push_str(&format!(" with {}", self.args.join(" or ")));
+        }
+        super::with_values(s, &self.values)
+    }
+
+    fn applies(&self, kind: FileKind) -> bool {
+        sdk_code(kind)
+    }
+
+    fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        let file = ctx.sdk();
+        if !file.imports(self.sdk) {
+            return Vec::new();
+        }
+        let text = ctx.src.text;
+        let b = text.as_bytes();
+        let mut out = Vec::new();
+        for at in word_offsets(text, &self.call, is_ident_byte) {
+            if at == 0 || b[at - 1] != b'.' || ctx.src.in_comment(at) {
+                continue;
+            }
+            let receiver = sdk::receiver(text, at - 1);
+            if sdk::chain_receiver(text, at - 1)
+                .is_some_and(|r| self.unless_receiver.iter().any(|u| u == r))
+            {
+                continue;
+            }
+            if let Some(on) = self.on
+                && file.resource_before(text, at - 1) != Some(on)
+            {
+                continue;
+            }
+            let end = at + self.call.len();
+            let after = text[end..].trim_start_matches([' ', '\t']);
+            let open = end + (text.len() - end - after.len());
+            // A Go composite literal names a type of the imported package itself.
+            if after.starts_with('{')
+                && self.sdk == Sdk::GoGitlab
+                && !receiver.is_some_and(|r| file.go_packages.iter().any(|p| p == r))
+            {
+                continue;
+            }
+            if self.args.is_empty() {
+                out.push(Hit::new(at, end, self.call.clone()));
+                continue;
+            }
+            let Some(close) = matching(text, open) else {
+                continue;
+            };
+            for arg in &self.args {
+                for k in word_offsets(&text[open..close], arg, is_ident_byte) {
+                    let a = open + k;
+                    let e = a + arg.len();
+                    if !is_argument_key(text, a, e) || ctx.src.in_comment(a) {
+                        continue;
+                    }
+                    if !self.values.is_empty()
+                        && !argument_value(text, e).is_some_and(|v| self.values.contains(&v))
+                    {
+                        continue;
+                    }
+                    out.push(Hit::new(a, e, format!("{} {arg}", self.call)));
+                }
+            }
+        }
+        out.sort_by_key(|h| h.start);
+        out
+    }
+}
+
+/// The offset of the bracket that closes the one at `open` (`(` or `{`).
+fn matching(text: &str, open: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let (o, c) = match b.get(open)? {
+        b'(' => (b'(', b')'),
+        b'{' => (b'{', b'}'),
+        _ => return None,
+    };
+    let mut depth = 0usize;
+    for (i, &x) in b.iter().enumerate().skip(open).take(8000) {
+        if x == o {
+            depth += 1;
+        } else if x == c {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
+/// The string value of an argument whose key ends at `end`, lowercased: `: "paused"`,
+/// `='paused'`, `=> 'paused'`, and go-gitlab's pointer helpers `: gitlab.String("paused")`,
+/// `: gitlab.Ptr("paused")`.
+fn argument_value(text: &str, end: usize) -> Option<String> {
+    let rest = text[end..].trim_start_matches(['"', '\'']).trim_start();
+    let rest = rest
+        .strip_prefix("=>")
+        .or_else(|| rest.strip_prefix(':'))
+        .or_else(|| rest.strip_prefix('='))?
+        .trim_start();
+    // A helper call around the value: `gitlab.String(`, `gl.Ptr(`.
+    let call_end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        .unwrap_or(0);
+    let rest = if rest[call_end..].starts_with('(') && call_end > 0 {
+        &rest[call_end + 1..]
+    } else {
+        rest
+    };
+    // A Ruby symbol: `scope: :paused`.
+    if let Some(sym) = rest.strip_prefix(':') {
+        let v: String = sym
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        return (!v.is_empty()).then(|| v.to_ascii_lowercase());
+    }
+    let q = rest.chars().next().filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    let body = &rest[1..];
+    let v = &body[..body.find(q)?];
+    Some(v.to_ascii_lowercase())
+}
+
+/// Is the word at `at..end` a key of a dict, hash or options literal (`"token":`, `'token' =>`,
+/// `token:`, `Token:`, `token=`)?
+fn is_argument_key(text: &str, at: usize, end: usize) -> bool {
+    let b = text.as_bytes();
+    let before = b[at - 1];
+    let after = b.get(end).copied().unwrap_or(b' ');
+    let (after_key, quoted) = if matches!(before, b'"' | b'\'') && after == before {
+        (end + 1, true)
+    } else {
+        (end, false)
+    };
+    let rest = text[after_key..].trim_start_matches([' ', '\t']);
+    let keyed = rest.starts_with("=>")
+        || (rest.starts_with(':') && !rest.starts_with("::"))
+        || (!quoted && rest.starts_with('=') && !rest.starts_with("=="));
+    // First on its line (a comment may end the line before), or after `(`, `{` or `,`.
+    let starts_item = {
+        let key_start = if quoted { at - 1 } else { at };
+        let line_start = text[..key_start].rfind('\n').map_or(0, |i| i + 1);
+        let lead = text[line_start..key_start].trim_end();
+        lead.is_empty() || lead.ends_with(['(', '{', ','])
+    };
+    keyed && starts_item
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn argument_keys() {
+        for (t, w) in [
+            ("f({\"token\": t})", "token"),
+            ("f(x, {'token' => t})", "token"),
+            ("Opts{\n\tToken: t,", "Token"),
+            ("f(a, tag_list: [1])", "tag_list"),
+            ("f(a, run_untagged=True)", "run_untagged"),
+        ] {
+            let at = t.find(w).unwrap();
+            assert!(is_argument_key(t, at, at + w.len()), "{t}");
+        }
+        for (t, w) in [("f(x.token)", "token"), ("f(a == token)", "token")] {
+            let at = t.find(w).unwrap();
+            assert!(!is_argument_key(t, at, at + w.len()), "{t}");
+        }
+        assert_eq!(matching("f(a(b), c)", 1), Some(9));
+        for (t, v) in [
+            ("scope='paused')", "paused"),
+            ("Status: gitlab.String(\"active\"),", "active"),
+            ("status: 'Paused' }", "paused"),
+            (":scope => \"active\"", "active"),
+        ] {
+            let end = t.find(['=', ':']).map(|i| if t.starts_with(':') { 6 } else { i }).unwrap();
+            assert_eq!(argument_value(t, end).as_deref(), Some(v), "{t}");
+        }
+        assert_eq!(argument_value("scope=scope)", 5), None);
+    }
+}

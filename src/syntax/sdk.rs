@@ -1,0 +1,795 @@
+//! Client libraries (SDKs) of the platform's REST API in a file: which SDKs the file imports, and
+//! which local names hold which kind of API object (a runner, a merge request), read from the
+//! file alone by scanning its lines: assignments from the SDK's managers and services
+//! (`runners = gl.runners.list()`, `mr, _, err := git.MergeRequests.GetMergeRequest(…)`), loops
+//! over such lists (`for r in runners:`, `for _, r := range runners {`, `runners.each do |r|`),
+//! and type annotations (`mr: gitlab.v4.objects.ProjectMergeRequest`, `r *gitlab.Runner`).
+//!
+//! Also the resource a type definition or a recorded response describes: the enclosing Go
+//! struct or TypeScript interface (`type Runner struct`), or a JSON object's own keys (a merge
+//! request has `iid`, `source_branch` and `target_branch`).
+
+use super::is_ident_byte;
+
+/// A client library of the REST API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Sdk {
+    /// python-gitlab (`import gitlab`).
+    #[serde(rename = "python-gitlab")]
+    PythonGitlab,
+    /// go-gitlab: `github.com/xanzy/go-gitlab`, `gitlab.com/gitlab-org/api/client-go[/v2]`.
+    #[serde(rename = "go-gitlab")]
+    GoGitlab,
+    /// gitbeaker (`@gitbeaker/rest`, `core`, `node`, `browser`).
+    #[serde(rename = "gitbeaker")]
+    Gitbeaker,
+    /// The Ruby `gitlab` gem.
+    #[serde(rename = "ruby-gitlab")]
+    RubyGitlab,
+}
+
+impl Sdk {
+    pub const NAMES: &'static str = "python-gitlab, go-gitlab, gitbeaker, ruby-gitlab";
+
+    pub fn parse(s: &str) -> Option<Sdk> {
+        match s {
+            "python-gitlab" => Some(Sdk::PythonGitlab),
+            "go-gitlab" => Some(Sdk::GoGitlab),
+            "gitbeaker" => Some(Sdk::Gitbeaker),
+            "ruby-gitlab" => Some(Sdk::RubyGitlab),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Sdk::PythonGitlab => "python-gitlab",
+            Sdk::GoGitlab => "go-gitlab",
+            Sdk::Gitbeaker => "gitbeaker",
+            Sdk::RubyGitlab => "ruby-gitlab",
+        }
+    }
+
+    /// Literals of which a file that imports the SDK holds one (for the scan's prefilter).
+    pub fn import_literals(self) -> &'static [&'static str] {
+        match self {
+            Sdk::PythonGitlab => &["import gitlab", "from gitlab"],
+            Sdk::GoGitlab => &["xanzy/go-gitlab", "gitlab-org/api/client-go"],
+            Sdk::Gitbeaker => &["@gitbeaker/"],
+            Sdk::RubyGitlab => &[
+                "require 'gitlab'",
+                "require \"gitlab\"",
+                "Gitlab.client",
+                "Gitlab::Client",
+                "Gitlab.configure",
+            ],
+        }
+    }
+}
+
+/// A kind of API object whose generic fields (`active`, `status`) are items of the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resource {
+    Runner,
+    MergeRequest,
+    /// The approval configuration of a merge request or project (`approvers`, `approver_groups`).
+    MergeRequestApprovals,
+}
+
+impl Resource {
+    pub const NAMES: &'static str = "runner, merge_request, merge_request_approvals";
+
+    pub fn parse(s: &str) -> Option<Resource> {
+        match s {
+            "runner" => Some(Resource::Runner),
+            "merge_request" => Some(Resource::MergeRequest),
+            "merge_request_approvals" => Some(Resource::MergeRequestApprovals),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Resource::Runner => "runner",
+            Resource::MergeRequest => "merge_request",
+            Resource::MergeRequestApprovals => "merge_request_approvals",
+        }
+    }
+
+    /// Calls of the SDKs' managers and services that return objects of this kind.
+    fn sources(self) -> &'static [&'static str] {
+        match self {
+            Resource::Runner => &[
+                // python-gitlab
+                ".runners.list(",
+                ".runners.get(",
+                ".runners.all(",
+                ".runners_all.list(",
+                // go-gitlab
+                ".Runners.ListRunners(",
+                ".Runners.ListAllRunners(",
+                ".Runners.GetRunnerDetails(",
+                ".Runners.ListProjectRunners(",
+                ".Runners.ListGroupsRunners(",
+                ".Runners.UpdateRunnerDetails(",
+                // gitbeaker
+                ".Runners.all(",
+                ".Runners.show(",
+                ".Runners.edit(",
+                // Ruby gem
+                ".runners(",
+                ".all_runners(",
+                ".runner(",
+                ".project_runners(",
+                ".group_runners(",
+                ".update_runner(",
+            ],
+            Resource::MergeRequest => &[
+                ".mergerequests.list(",
+                ".mergerequests.get(",
+                ".MergeRequests.GetMergeRequest(",
+                ".MergeRequests.ListMergeRequests(",
+                ".MergeRequests.ListProjectMergeRequests(",
+                ".MergeRequests.ListGroupMergeRequests(",
+                ".MergeRequests.UpdateMergeRequest(",
+                ".MergeRequests.AcceptMergeRequest(",
+                ".MergeRequests.CreateMergeRequest(",
+                ".MergeRequests.show(",
+                ".MergeRequests.all(",
+                ".MergeRequests.edit(",
+                ".MergeRequests.create(",
+                ".merge_request(",
+                ".merge_requests(",
+                ".user_merge_requests(",
+                ".group_merge_requests(",
+                ".update_merge_request(",
+                ".create_merge_request(",
+                ".accept_merge_request(",
+            ],
+            Resource::MergeRequestApprovals => &[
+                ".approvals.get(",
+                ".MergeRequestApprovals.GetConfiguration(",
+                ".Projects.GetApprovalConfiguration(",
+                ".merge_request_approvals(",
+                ".project_merge_request_approvals(",
+            ],
+        }
+    }
+
+    /// Type names of the SDKs for objects of this kind (annotations, composite literals).
+    fn type_names(self) -> &'static [&'static str] {
+        match self {
+            Resource::Runner => &[
+                "Runner",
+                "RunnerAll",
+                "RunnerDetails",
+                "ProjectRunner",
+                "GroupRunner",
+                "RunnerSchema",
+            ],
+            Resource::MergeRequest => &[
+                "MergeRequest",
+                "ProjectMergeRequest",
+                "GroupMergeRequest",
+                "BasicMergeRequest",
+                "MergeRequestSchema",
+                "ExpandedMergeRequestSchema",
+            ],
+            Resource::MergeRequestApprovals => &[
+                "MergeRequestApprovals",
+                "ProjectApprovals",
+                "ProjectMergeRequestApproval",
+            ],
+        }
+    }
+
+    /// Does a type definition's name say it describes this resource? (`Runner`,
+    /// `RegisterNewRunnerOptions`, `MergeRequestSchema`; not `RunnerManager`, which is another
+    /// resource, nor webhook payloads and events.)
+    pub fn names_type(self, name: &str) -> bool {
+        let word = match self {
+            Resource::Runner => "Runner",
+            Resource::MergeRequest => "MergeRequest",
+            Resource::MergeRequestApprovals => "Approval",
+        };
+        let other = [
+            "Manager",
+            "Job",
+            "Event",
+            "Hook",
+            "Webhook",
+            "Payload",
+            "Controller",
+            // GraphQL types generated into code (`RunnerUpdateInput`) are not the REST resource.
+            "Input",
+            "Connection",
+            "Edge",
+        ];
+        name.contains(word) && !other.iter().any(|o| name.contains(o))
+    }
+
+    /// Does a JSON object with these keys (its own, not nested ones) look like this resource?
+    pub fn keys_say(self, keys: &[&str]) -> bool {
+        let has = |k: &str| keys.contains(&k);
+        match self {
+            Resource::Runner => has("runner_type") || has("is_shared"),
+            Resource::MergeRequest => has("iid") && has("source_branch") && has("target_branch"),
+            Resource::MergeRequestApprovals => {
+                has("approvals_left") || (has("approvals_required") && has("approved_by"))
+            }
+        }
+    }
+
+    pub const ALL: [Resource; 3] = [
+        Resource::Runner,
+        Resource::MergeRequest,
+        Resource::MergeRequestApprovals,
+    ];
+}
+
+/// What a file shows of the SDKs: the ones it imports, Go package names, and the kinds of its
+/// local names.
+#[derive(Debug, Default)]
+pub struct SdkFile {
+    pub imports: Vec<Sdk>,
+    /// The package names under which go-gitlab is imported (`gitlab`, or an alias).
+    pub go_packages: Vec<String>,
+    bindings: Vec<(String, Resource)>,
+}
+
+impl SdkFile {
+    pub fn imports(&self, sdk: Sdk) -> bool {
+        self.imports.contains(&sdk)
+    }
+
+    /// The kind of object the expression that ends at `dot` (before `.member`) gives: a bound
+    /// name (`mr.`), an element of one (`mrs[0].`), or a call of a source
+    /// (`project.mergerequests.get(1).`).
+    pub fn resource_before(&self, text: &str, dot: usize) -> Option<Resource> {
+        if let Some(r) = receiver(text, dot) {
+            return self.resource_of(r);
+        }
+        // Walk back over the chain: names, dots and balanced parentheses.
+        let b = text.as_bytes();
+        let mut i = dot;
+        while i > 0 && dot - i < 400 {
+            match b[i - 1] {
+                b')' => i = open_paren(b, i - 1)?,
+                c if is_ident_byte(c) || c == b'.' => i -= 1,
+                _ => break,
+            }
+        }
+        let expr = &text[i..dot];
+        (expr.ends_with(')') && !expr.starts_with('('))
+            .then(|| expr_resource(expr, &self.bindings))
+            .flatten()
+    }
+
+    /// The kind of object a local name holds, if the file shows it.
+    pub fn resource_of(&self, name: &str) -> Option<Resource> {
+        self.bindings
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, r)| *r)
+    }
+}
+
+/// Read a file's SDK imports and object bindings.
+pub fn analyse(text: &str) -> SdkFile {
+    let mut f = SdkFile::default();
+    for line in text.lines() {
+        let t = line.trim_start();
+        if (t.starts_with("import gitlab")
+            && t[13..].starts_with(|c: char| c == '.' || c == ',' || c.is_whitespace())
+            || t == "import gitlab")
+            || t.starts_with("from gitlab.")
+            || t.starts_with("from gitlab import")
+        {
+            push(&mut f.imports, Sdk::PythonGitlab);
+        }
+        for module in [
+            "\"github.com/xanzy/go-gitlab\"",
+            "\"gitlab.com/gitlab-org/api/client-go\"",
+            "\"gitlab.com/gitlab-org/api/client-go/v2\"",
+        ] {
+            if let Some(at) = t.find(module) {
+                push(&mut f.imports, Sdk::GoGitlab);
+                let alias = t[..at].trim().trim_start_matches("import").trim();
+                let alias = if alias.is_empty() { "gitlab" } else { alias };
+                if !f.go_packages.iter().any(|a| a == alias) {
+                    f.go_packages.push(alias.to_string());
+                }
+            }
+        }
+        if t.contains("'@gitbeaker/") || t.contains("\"@gitbeaker/") {
+            push(&mut f.imports, Sdk::Gitbeaker);
+        }
+        if Sdk::RubyGitlab
+            .import_literals()
+            .iter()
+            .any(|l| t.contains(l))
+        {
+            push(&mut f.imports, Sdk::RubyGitlab);
+        }
+    }
+    if f.imports.is_empty() {
+        return f;
+    }
+    // Two passes: a loop over a list bound in a later line of the file still counts.
+    for _ in 0..2 {
+        for line in text.lines() {
+            bind_line(line, &mut f.bindings);
+        }
+    }
+    f
+}
+
+fn push<T: PartialEq>(v: &mut Vec<T>, x: T) {
+    if !v.contains(&x) {
+        v.push(x);
+    }
+}
+
+/// The last identifier of a dotted name (`self.runner` → `runner`).
+fn last_ident(s: &str) -> &str {
+    let s = s.trim();
+    s.rsplit('.').next().unwrap_or(s)
+}
+
+fn is_ident(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(is_ident_byte) && !s.as_bytes()[0].is_ascii_digit()
+}
+
+/// The resource an expression evaluates to (objects or lists of them), if it shows one.
+fn expr_resource(expr: &str, bindings: &[(String, Resource)]) -> Option<Resource> {
+    for r in Resource::ALL {
+        if r.sources().iter().any(|s| calls_source(expr, s)) {
+            return Some(r);
+        }
+    }
+    // `runners[0]`, `runners`, `mrs.first`: the first name of the expression.
+    let first: String = expr
+        .trim()
+        .trim_start_matches(['(', '*', '&'])
+        .bytes()
+        .take_while(|&c| is_ident_byte(c) || c == b'.')
+        .map(char::from)
+        .collect();
+    let rest = &expr.trim()[first.len().min(expr.trim().len())..];
+    if rest.trim_start().starts_with('(') {
+        return None;
+    }
+    let name = first.split('.').next().unwrap_or("");
+    bindings.iter().find(|(n, _)| n == name).map(|(_, r)| *r)
+}
+
+/// Does an expression call a source (`.runners.list(`), with or without parentheses (Ruby
+/// `client.all_runners.each`)?
+fn calls_source(expr: &str, source: &str) -> bool {
+    let name = source.trim_end_matches('(');
+    let b = expr.as_bytes();
+    memchr::memmem::find_iter(b, name.as_bytes())
+        .any(|at| b.get(at + name.len()).is_none_or(|&c| !is_ident_byte(c)))
+}
+
+fn bind(bindings: &mut Vec<(String, Resource)>, name: &str, r: Resource) {
+    let name = last_ident(name);
+    if is_ident(name) && name != "_" && !bindings.iter().any(|(n, _)| n == name) {
+        bindings.push((name.to_string(), r));
+    }
+}
+
+/// Bindings a line shows: loops, assignments, annotations.
+fn bind_line(line: &str, bindings: &mut Vec<(String, Resource)>) {
+    let t = line.trim();
+    inline_bindings(t, bindings);
+    // Python `for x in EXPR:`, JS `for (const x of EXPR)`.
+    if let Some(rest) = t.strip_prefix("for ") {
+        let rest = rest.trim_start_matches('(').trim_start();
+        let rest = ["const ", "let ", "var "]
+            .iter()
+            .find_map(|k| rest.strip_prefix(k))
+            .unwrap_or(rest);
+        for sep in [" in ", " of "] {
+            if let Some((var, expr)) = rest.split_once(sep)
+                && let Some(r) = expr_resource(expr, bindings)
+            {
+                bind(bindings, var.trim(), r);
+                return;
+            }
+        }
+        // Go `for _, x := range EXPR {`
+        if let Some((vars, expr)) = rest.split_once(":= range ")
+            && let Some(r) = expr_resource(expr, bindings)
+        {
+            bind(bindings, vars.rsplit(',').next().unwrap_or(vars), r);
+            return;
+        }
+    }
+    // Ruby `EXPR.each do |x|`, `EXPR.each { |x|`.
+    for each in [
+        ".each do |",
+        ".each { |",
+        ".auto_paginate do |",
+        ".map do |",
+        ".map { |",
+    ] {
+        if let Some(at) = t.find(each) {
+            let var = t[at + each.len()..].split('|').next().unwrap_or("");
+            if let Some(r) = expr_resource(&t[..at], bindings) {
+                bind(bindings, var, r);
+            }
+            return;
+        }
+    }
+    // Assignments: `x = EXPR`, `x, _, err := EXPR`, `const x = EXPR`, `@x ||= EXPR`.
+    let s = ["const ", "let ", "var ", "val "]
+        .iter()
+        .find_map(|k| t.strip_prefix(k))
+        .unwrap_or(t);
+    if let Some(eq) = s.find('=') {
+        let (lhs, rhs) = s.split_at(eq);
+        let lhs = lhs.trim_end_matches([':', '|']).trim();
+        let rhs = &rhs[1..];
+        if !rhs.starts_with('=') && !lhs.ends_with(['!', '<', '>']) {
+            let first = lhs.split(',').next().unwrap_or(lhs).trim();
+            let first = first.trim_start_matches('@');
+            let first = first.split(':').next().unwrap_or(first).trim();
+            if let Some(r) = expr_resource(rhs, bindings) {
+                bind(bindings, first, r);
+            }
+        }
+    }
+    // Annotations: `mr: gitlab.v4.objects.ProjectMergeRequest`, `r *gitlab.Runner`,
+    // `runners []*gitlab.Runner`, `runner: RunnerSchema`.
+    for r in Resource::ALL {
+        for ty in r.type_names() {
+            for at in super::word_offsets(t, ty, is_ident_byte) {
+                let before = &t[..at];
+                // The qualifier (`gitlab.v4.objects.`, `gitlab.`), then `*`, `[]`, `:`.
+                let before = before
+                    .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+                if !before.ends_with(['.', ' ', ':', '*', ']', '(', ',']) && !before.is_empty() {
+                    continue;
+                }
+                let before = before.trim_end_matches(['*', '[', ']', '&']);
+                let Some(b) = before
+                    .strip_suffix(':')
+                    .or_else(|| before.strip_suffix(' '))
+                else {
+                    continue;
+                };
+                let b = b.trim_end_matches([' ', ':']);
+                let var: String = b
+                    .bytes()
+                    .rev()
+                    .take_while(|&c| is_ident_byte(c))
+                    .map(char::from)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                if !var.is_empty()
+                    && !matches!(
+                        var.as_str(),
+                        "func" | "type" | "var" | "return" | "new" | "class" | "interface"
+                    )
+                {
+                    bind(bindings, &var, r);
+                }
+            }
+        }
+    }
+}
+
+/// Bindings inside an expression: Python comprehensions (`[r for r in runners if r.active]`)
+/// and callbacks of list methods (`runners.filter((r) => r.active)`, `rs.select { |r| r.active }`).
+fn inline_bindings(t: &str, bindings: &mut Vec<(String, Resource)>) {
+    let mut rest = t;
+    while let Some(i) = rest.find(" for ") {
+        let after = &rest[i + 5..];
+        if let Some((var, tail)) = after.split_once(" in ") {
+            let expr = tail
+                .split([']', ')', '}'])
+                .next()
+                .unwrap_or(tail)
+                .split(" if ")
+                .next()
+                .unwrap_or(tail);
+            if let Some(r) = expr_resource(expr, bindings) {
+                bind(bindings, var.trim(), r);
+            }
+        }
+        rest = after;
+    }
+    for method in [
+        ".filter(",
+        ".map(",
+        ".forEach(",
+        ".find(",
+        ".some(",
+        ".every(",
+        ".select",
+        ".reject",
+        ".find ",
+        ".each_with_index",
+    ] {
+        let mut from = 0;
+        while let Some(k) = t[from..].find(method) {
+            let at = from + k;
+            from = at + method.len();
+            let list = &t[..at];
+            let list_start = list
+                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '@'))
+                .map_or(0, |i| i + 1);
+            let Some(r) = expr_resource(&list[list_start..], bindings) else {
+                continue;
+            };
+            let cb = t[from..].trim_start_matches([' ', '(', '{', '|']);
+            let var: String = cb
+                .bytes()
+                .take_while(|&c| is_ident_byte(c))
+                .map(char::from)
+                .collect();
+            let after_var = cb[var.len()..].trim_start_matches([')', ' ', '|', ':']);
+            let arrow = after_var.starts_with("=>")
+                || t[from..].trim_start().starts_with(['{', '|'])
+                || after_var.starts_with(',');
+            if arrow && !var.is_empty() {
+                bind(bindings, &var, r);
+            }
+        }
+    }
+}
+
+/// The identifier right before a `.` at `dot` (the object of `x.field`), if there is one.
+pub fn receiver(text: &str, dot: usize) -> Option<&str> {
+    let b = text.as_bytes();
+    let mut s = dot;
+    // `mr["x"]`, `mr?.x`, `mr!.x`, `runner().x` end with other bytes: no receiver.
+    let mut end = if s > 0 && b[s - 1] == b'?' { s - 1 } else { s };
+    // An element of a list: `runners[0].active`.
+    if end > 0 && b[end - 1] == b']' {
+        let open = text[..end].rfind('[')?;
+        if text[open..end].contains(['(', '\n']) {
+            return None;
+        }
+        end = open;
+    }
+    s = end;
+    while s > 0 && is_ident_byte(b[s - 1]) {
+        s -= 1;
+    }
+    (s < end).then(|| &text[s..end])
+}
+
+/// The object of `x.field` where `x` may be a call of a method: for `gl.projects.get(1).runners`
+/// the object of the method (`projects`), else the plain [`receiver`].
+pub fn chain_receiver(text: &str, dot: usize) -> Option<&str> {
+    if let Some(r) = receiver(text, dot) {
+        return Some(r);
+    }
+    let b = text.as_bytes();
+    if dot == 0 || b[dot - 1] != b')' {
+        return None;
+    }
+    let i = open_paren(b, dot - 1)?;
+    // `i` is the `(`; before it the method name and its `.`.
+    let mut m = i;
+    while m > 0 && is_ident_byte(b[m - 1]) {
+        m -= 1;
+    }
+    (m > 0 && m < i && b[m - 1] == b'.')
+        .then(|| receiver(text, m - 1))
+        .flatten()
+}
+
+/// The `(` that the `)` at `close` closes (looking back at most 400 bytes).
+fn open_paren(b: &[u8], close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let lower = close.saturating_sub(400);
+    for j in (lower..=close).rev() {
+        match b[j] {
+            b')' => depth += 1,
+            b'(' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(j);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The name of the Go struct or TypeScript interface/type whose body holds `at`, if any:
+/// the nearest `type X struct {`, `interface X {`, `type X = {` line above, unless a line that
+/// closes a top-level body (`}`) comes between.
+pub fn enclosing_type(text: &str, at: usize) -> Option<&str> {
+    let before = &text[..at];
+    for line in before.lines().rev().skip(1) {
+        if line.starts_with('}') {
+            return None;
+        }
+        let t = line.trim_start();
+        let t = t.strip_prefix("export ").unwrap_or(t);
+        let t = t.strip_prefix("declare ").unwrap_or(t);
+        let rest = t
+            .strip_prefix("type ")
+            .or_else(|| t.strip_prefix("interface "));
+        if let Some(rest) = rest {
+            let name_end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let name = &rest[..name_end];
+            let tail = &rest[name_end..];
+            let body =
+                tail.contains("struct {") || tail.trim_end().ends_with('{') || tail.contains("= {");
+            return (body && !name.is_empty()).then_some(name);
+        }
+    }
+    None
+}
+
+/// JSON objects of a file: for each, its `{` and `}` offsets (strings skipped).
+pub fn json_objects(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut stack = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'{' => stack.push(i),
+            b'}' => {
+                if let Some(open) = stack.pop() {
+                    out.push((open, i));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.sort_unstable();
+    out
+}
+
+/// The keys of a JSON object's own level (not of nested objects or arrays).
+pub fn own_keys(text: &str, open: usize, close: usize) -> Vec<&str> {
+    let b = text.as_bytes();
+    let mut keys = Vec::new();
+    let mut depth = 0usize;
+    let mut i = open + 1;
+    while i < close {
+        match b[i] {
+            b'"' => {
+                let start = i + 1;
+                i += 1;
+                while i < close && b[i] != b'"' {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                let end = i.min(close);
+                if depth == 0 && text[end + 1..].trim_start().starts_with(':') {
+                    keys.push(&text[start..end]);
+                }
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            // An unquoted key of a code object literal (`iid: 1,`).
+            c if depth == 0 && is_ident_byte(c) && !is_ident_byte(b[i - 1]) => {
+                let start = i;
+                while i < close && is_ident_byte(b[i]) {
+                    i += 1;
+                }
+                let rest = &text[i..close];
+                if rest.starts_with(':') && !rest.starts_with("::") {
+                    keys.push(&text[start..i]);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn imports_and_aliases() {
+        let f = analyse("import (\n\tgogitlab \"github.com/xanzy/go-gitlab\"\n)\n");
+        assert!(f.imports(Sdk::GoGitlab));
+        assert_eq!(f.go_packages, vec!["gogitlab"]);
+        let f = analyse("import gitlab.v4.objects\n");
+        assert!(f.imports(Sdk::PythonGitlab));
+        assert!(analyse("import gitlabber\n").imports.is_empty());
+        assert!(analyse("import { Gitlab } from '@gitbeaker/rest';\n").imports(Sdk::Gitbeaker));
+    }
+
+    #[test]
+    fn bindings() {
+        let f = analyse(
+            "import gitlab\nrunners = gl.runners.list(get_all=True)\nfor r in runners:\n    pass\n\
+             def f(mr: gitlab.v4.objects.GroupMergeRequest):\n    pass\nflags = p.feature_flags.list()\n",
+        );
+        assert_eq!(f.resource_of("runners"), Some(Resource::Runner));
+        assert_eq!(f.resource_of("r"), Some(Resource::Runner));
+        assert_eq!(f.resource_of("mr"), Some(Resource::MergeRequest));
+        assert_eq!(f.resource_of("flags"), None);
+        let f = analyse(
+            "import gitlab\nrs = gl.runners.list()\nips = [x.ip_address for x in rs if x.active]\n",
+        );
+        assert_eq!(f.resource_of("x"), Some(Resource::Runner));
+        let f = analyse(
+            "import { Gitlab } from '@gitbeaker/rest';\nconst rs = await api.Runners.all();\nrs.filter((r) => r.active).forEach(q => q);\nflags.filter((f) => f.active);\n",
+        );
+        assert_eq!(f.resource_of("r"), Some(Resource::Runner));
+        assert_eq!(f.resource_of("f"), None);
+        let f = analyse(
+            "import \"github.com/xanzy/go-gitlab\"\nrs, _, err := git.Runners.ListRunners(opt)\nfor _, r := range rs {\n}\nfunc show(m *gitlab.MergeRequest) {}\n",
+        );
+        assert_eq!(f.resource_of("r"), Some(Resource::Runner));
+        assert_eq!(f.resource_of("m"), Some(Resource::MergeRequest));
+        assert_eq!(f.resource_of("err"), None);
+    }
+
+    #[test]
+    fn receivers() {
+        let t = "gl.projects.get(1, lazy=True).runners.create(x)";
+        assert_eq!(
+            chain_receiver(t, t.find(".runners").unwrap()),
+            Some("projects")
+        );
+        let t = "runners[0].active";
+        assert_eq!(receiver(t, t.find(".active").unwrap()), Some("runners"));
+        let f = analyse("import gitlab\n");
+        let t = "d = project.mergerequests.get(1, lazy=True).changes()";
+        assert_eq!(
+            f.resource_before(t, t.find(".changes").unwrap()),
+            Some(Resource::MergeRequest)
+        );
+        let t = "gl.runners.create(x)";
+        assert_eq!(chain_receiver(t, t.find(".runners").unwrap()), Some("gl"));
+    }
+
+    #[test]
+    fn types_and_json() {
+        let t = "type Runner struct {\n\tActive bool `json:\"active\"`\n}\n";
+        assert_eq!(enclosing_type(t, t.find("Active").unwrap()), Some("Runner"));
+        let t = "export interface RunnerSchema extends Record<string, unknown> {\n  ip_address: string;\n}\n";
+        assert_eq!(
+            enclosing_type(t, t.find("ip_").unwrap()),
+            Some("RunnerSchema")
+        );
+        assert!(Resource::Runner.names_type("RegisterNewRunnerOptions"));
+        assert!(!Resource::Runner.names_type("RunnerManager"));
+        assert!(!Resource::Runner.names_type("RunnerUpdateInput"));
+        let j = r#"{"id": 1, "runner": {"runner_type": "x", "active": true}, "iid": 2}"#;
+        let objs = json_objects(j);
+        assert_eq!(objs.len(), 2);
+        assert_eq!(
+            own_keys(j, objs[0].0, objs[0].1),
+            vec!["id", "runner", "iid"]
+        );
+        assert_eq!(
+            own_keys(j, objs[1].0, objs[1].1),
+            vec!["runner_type", "active"]
+        );
+    }
+}
