@@ -627,12 +627,12 @@ fn several_reports_in_one_run() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown format `pdf`"));
 }
 
+/// A tree of hostile files under `d/good`: binary, Latin-1, broken YAML, a 50 MB line, a
+/// symlink loop, a FIFO, CRLF, a dangling link, an unreadable file. Whether this user can read
+/// the unreadable file anyway (root can).
 #[cfg(unix)]
-#[test]
-fn a_tree_full_of_problems_is_scanned_to_the_end() {
+fn hostile_tree(d: &Path) -> bool {
     use std::os::unix::fs::symlink;
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
     write(
         d,
         "good/.gitlab-ci.yml",
@@ -670,7 +670,15 @@ fn a_tree_full_of_problems_is_scanned_to_the_end() {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
     // A privileged user (root in CI containers) reads it anyway.
-    let locked_readable = std::fs::read(&locked).is_ok();
+    std::fs::read(&locked).is_ok()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_tree_full_of_problems_is_scanned_to_the_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let locked_readable = hostile_tree(d);
 
     let o = Command::new(env!("CARGO_BIN_EXE_uplint"))
         .args([

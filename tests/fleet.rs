@@ -386,6 +386,16 @@ fn merging_reports_of_different_upgrades_or_data_fails() {
     ));
 }
 
+/// The findings of a JSON report as `id@line`.
+fn ids(v: &serde_json::Value) -> Vec<String> {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| format!("{}@{}", f["id"].as_str().unwrap(), f["line"]))
+        .collect()
+}
+
 #[test]
 fn a_baseline_hides_old_findings_and_reports_new_ones() {
     let dir = tempfile::tempdir().unwrap();
@@ -415,14 +425,6 @@ fn a_baseline_hides_old_findings_and_reports_new_ones() {
         let v: serde_json::Value =
             serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)));
         (v, o.status.code())
-    };
-    let ids = |v: &serde_json::Value| -> Vec<String> {
-        v["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| format!("{}@{}", f["id"].as_str().unwrap(), f["line"]))
-            .collect()
     };
 
     let (v, code) = scan(&["--write-baseline", "uplint-baseline.json"]);

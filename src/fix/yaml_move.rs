@@ -98,45 +98,27 @@ fn parent(ls: &[Line], i: usize, indent: usize) -> Option<usize> {
         .filter(|&j| ls[j].key.is_some())
 }
 
-/// Move the key at byte `at` (the last key of `old`) to `new`.
-pub fn move_key(src: &Source, at: usize, old: &[&str], new: &[&str]) -> Option<Vec<Edit>> {
-    let text = src.text;
-    let ls = lines(text);
-    let k = ls.iter().position(|l| l.start <= at && at < l.end)?;
-    let (key, ks, _) = ls[k].key?;
-    let quoted = ks != at - ls[k].start;
-    if key != *old.last()? {
-        return None;
-    }
-    // The ancestors, from the key's parent up to the root.
+/// The key's ancestors named by `old` (without its last segment), from the key up to the root:
+/// `[k, parent, grandparent, …]`.
+fn ancestors(ls: &[Line], k: usize, old: &[&str]) -> Option<Vec<usize>> {
     let mut chain = vec![k];
     for seg in old[..old.len() - 1].iter().rev() {
         let last = *chain.last()?;
-        let p = parent(&ls, last, ls[last].indent)?;
+        let p = parent(ls, last, ls[last].indent)?;
         if ls[p].key?.0 != *seg {
             return None;
         }
         chain.push(p);
     }
-    if ls[*chain.last()?].indent != 0 {
-        return None;
-    }
-    let step = match chain.get(1) {
-        Some(&p) => ls[k].indent - ls[p].indent,
-        None => 2,
-    };
-    // The comment lines right above the key go with it.
-    let mut first = k;
-    while first > 0
-        && ls[first - 1].indent == ls[k].indent
-        && ls[first - 1].text.trim_start().starts_with('#')
-    {
-        first -= 1;
-    }
-    // What is removed: the key's lines, then each parent left with nothing else.
-    let (mut rm_first, mut rm_last) = (first, block_end(&ls, k));
+    Some(chain)
+}
+
+/// The lines removed by the move (`first..last`): the key's own lines from `first` (its
+/// comments), then each parent that would be left with nothing else.
+fn removal(ls: &[Line], first: usize, k: usize, chain: &[usize]) -> (usize, usize) {
+    let (mut rm_first, mut rm_last) = (first, block_end(ls, k));
     for &p in &chain[1..] {
-        let end = block_end(&ls, p);
+        let end = block_end(ls, p);
         let others =
             (p + 1..end).any(|j| (j < rm_first || j >= rm_last) && !ls[j].text.trim().is_empty());
         if others {
@@ -144,15 +126,22 @@ pub fn move_key(src: &Source, at: usize, old: &[&str], new: &[&str]) -> Option<V
         }
         (rm_first, rm_last) = (p, end.max(rm_last));
     }
-    let removed = |j: usize| j >= rm_first && j < rm_last;
+    (rm_first, rm_last)
+}
 
-    // Where the new path goes: under the deepest part of it that exists.
+/// The deepest line of the new path that exists outside what is removed, and how many of its
+/// segments exist.
+fn deepest_existing(
+    ls: &[Line],
+    new: &[&str],
+    removed: &dyn Fn(usize) -> bool,
+) -> (Option<usize>, usize) {
     let mut node: Option<usize> = None;
     let mut matched = 0;
     for seg in new {
         let (from, to, want) = match node {
             None => (0, ls.len(), None),
-            Some(n) => (n + 1, block_end(&ls, n), Some(ls[n].indent)),
+            Some(n) => (n + 1, block_end(ls, n), Some(ls[n].indent)),
         };
         let child_indent = (from..to)
             .find(|&j| !removed(j) && !ls[j].blank())
@@ -172,6 +161,104 @@ pub fn move_key(src: &Source, at: usize, old: &[&str], new: &[&str]) -> Option<V
             None => break,
         }
     }
+    (node, matched)
+}
+
+/// Where the moved text goes: the indentation of its first line, the file's indentation step
+/// and line ending.
+#[derive(Clone, Copy)]
+struct Place<'e> {
+    base: usize,
+    step: usize,
+    eol: &'e str,
+}
+
+/// The text inserted at the new place: the missing parents, the key's comments, the key under
+/// its new name (quoted as it was) and its nested lines, re-indented.
+fn moved_text(
+    ls: &[Line],
+    first: usize,
+    k: usize,
+    quoted: bool,
+    missing: &[&str],
+    place: Place,
+) -> Option<String> {
+    let Place { base, step, eol } = place;
+    let mut insert = String::new();
+    let mut indent = base;
+    for seg in &missing[..missing.len() - 1] {
+        insert.push_str(&format!("{}{seg}:{eol}", " ".repeat(indent)));
+        indent += step;
+    }
+    for c in &ls[first..k] {
+        insert.push_str(&format!(
+            "{}{}{eol}",
+            " ".repeat(indent),
+            &c.text[c.indent..]
+        ));
+    }
+    let new_key = missing.last()?;
+    let l = &ls[k];
+    let (_, kstart, kend) = l.key?;
+    let key_text = if quoted {
+        let q = &l.text[kstart..kstart + 1];
+        format!("{q}{new_key}{q}")
+    } else {
+        new_key.to_string()
+    };
+    insert.push_str(&format!(
+        "{}{key_text}{}{eol}",
+        " ".repeat(indent),
+        &l.text[kend..]
+    ));
+    for m in &ls[k + 1..block_end(ls, k)] {
+        if m.text.trim().is_empty() {
+            insert.push_str(eol);
+            continue;
+        }
+        let depth = (m.indent + indent).checked_sub(l.indent)?;
+        insert.push_str(&format!(
+            "{}{}{eol}",
+            " ".repeat(depth),
+            &m.text[m.indent..]
+        ));
+    }
+    Some(insert)
+}
+
+/// Move the key at byte `at` (the last key of `old`) to `new`.
+pub fn move_key(src: &Source, at: usize, old: &[&str], new: &[&str]) -> Option<Vec<Edit>> {
+    let text = src.text;
+    let ls = lines(text);
+    let k = ls.iter().position(|l| l.start <= at && at < l.end)?;
+    let (key, ks, _) = ls[k].key?;
+    let quoted = ks != at - ls[k].start;
+    if key != *old.last()? {
+        return None;
+    }
+    // The ancestors, from the key's parent up to the root.
+    let chain = ancestors(&ls, k, old)?;
+    if ls[*chain.last()?].indent != 0 {
+        return None;
+    }
+    let step = match chain.get(1) {
+        Some(&p) => ls[k].indent - ls[p].indent,
+        None => 2,
+    };
+    // The comment lines right above the key go with it.
+    let mut first = k;
+    while first > 0
+        && ls[first - 1].indent == ls[k].indent
+        && ls[first - 1].text.trim_start().starts_with('#')
+    {
+        first -= 1;
+    }
+    // What is removed: the key's lines, then each parent left with nothing else.
+    let (rm_first, rm_last) = removal(&ls, first, k, &chain);
+    let removed = |j: usize| j >= rm_first && j < rm_last;
+
+    // Where the new path goes: under the deepest part of it that exists.
+    let (node, matched) = deepest_existing(&ls, new, &removed);
     if matched == new.len() {
         return None; // the new key is already there
     }
@@ -194,45 +281,8 @@ pub fn move_key(src: &Source, at: usize, old: &[&str], new: &[&str]) -> Option<V
     } else {
         "\n"
     };
-    let mut insert = String::new();
-    let mut indent = base;
-    for seg in &new[matched..new.len() - 1] {
-        insert.push_str(&format!("{}{seg}:{eol}", " ".repeat(indent)));
-        indent += step;
-    }
-    for c in &ls[first..k] {
-        insert.push_str(&format!(
-            "{}{}{eol}",
-            " ".repeat(indent),
-            &c.text[c.indent..]
-        ));
-    }
-    let new_key = new.last()?;
-    let l = &ls[k];
-    let (_, kstart, kend) = l.key?;
-    let key_text = if quoted {
-        let q = &l.text[kstart..kstart + 1];
-        format!("{q}{new_key}{q}")
-    } else {
-        new_key.to_string()
-    };
-    insert.push_str(&format!(
-        "{}{key_text}{}{eol}",
-        " ".repeat(indent),
-        &l.text[kend..]
-    ));
-    for m in &ls[k + 1..block_end(&ls, k)] {
-        if m.text.trim().is_empty() {
-            insert.push_str(eol);
-            continue;
-        }
-        let depth = (m.indent + indent).checked_sub(l.indent)?;
-        insert.push_str(&format!(
-            "{}{}{eol}",
-            " ".repeat(depth),
-            &m.text[m.indent..]
-        ));
-    }
+    let place = Place { base, step, eol };
+    let mut insert = moved_text(&ls, first, k, quoted, &new[matched..], place)?;
     let at = match after {
         Some(j) => ls[j].end,
         None => 0,

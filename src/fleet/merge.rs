@@ -136,30 +136,7 @@ pub fn merge(inputs: &[(String, String)], catalog: &Catalog) -> Result<Merged, M
     let Some((first_name, first)) = reports.first() else {
         return Err(MergeError::Nothing);
     };
-    let shown = |v: Option<ServiceVersion>| v.map_or_else(|| "none".to_string(), |v| v.to_string());
-    for (name, r) in &reports[1..] {
-        for (what, a, b) in [
-            ("--target", first.target.to_string(), r.target.to_string()),
-            ("--current", shown(first.current), shown(r.current)),
-            (
-                "--min-version",
-                shown(first.min_version),
-                shown(r.min_version),
-            ),
-            ("--api", first.api.clone(), r.api.clone()),
-            ("data", first.data.clone(), r.data.clone()),
-        ] {
-            if a != b {
-                return Err(MergeError::DifferentUpgrades {
-                    first: first_name.to_string(),
-                    other: name.to_string(),
-                    what,
-                    a,
-                    b,
-                });
-            }
-        }
-    }
+    same_upgrade(first_name, first, &reports[1..])?;
     let digest = data_digest(catalog);
     if first.data != digest {
         return Err(MergeError::OtherData {
@@ -222,6 +199,40 @@ pub fn merge(inputs: &[(String, String)], catalog: &Catalog) -> Result<Merged, M
         projects,
         baseline,
     })
+}
+
+/// Every report was made for the same upgrade (target, current, min-version, API) and data as
+/// the first.
+fn same_upgrade(
+    first_name: &str,
+    first: &JsonReport,
+    others: &[(&str, JsonReport)],
+) -> Result<(), MergeError> {
+    let shown = |v: Option<ServiceVersion>| v.map_or_else(|| "none".to_string(), |v| v.to_string());
+    for (name, r) in others {
+        for (what, a, b) in [
+            ("--target", first.target.to_string(), r.target.to_string()),
+            ("--current", shown(first.current), shown(r.current)),
+            (
+                "--min-version",
+                shown(first.min_version),
+                shown(r.min_version),
+            ),
+            ("--api", first.api.clone(), r.api.clone()),
+            ("data", first.data.clone(), r.data.clone()),
+        ] {
+            if a != b {
+                return Err(MergeError::DifferentUpgrades {
+                    first: first_name.to_string(),
+                    other: name.to_string(),
+                    what,
+                    a,
+                    b,
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One project's reports made one: either its single whole report, or all of its shards.
