@@ -294,6 +294,15 @@ fn search_and_explain_by_the_way_an_item_is_written() {
         search_ids("[runners.kubernetes] terminationGracePeriodSeconds"),
         ["runner-termination-grace-period-seconds"]
     );
+    // A client library's spelling, with or without the object it is called on.
+    assert_eq!(search_ids("gl.geonodes"), ["geo-nodes-endpoints"]);
+    assert_eq!(
+        search_ids("git.GeoNodes.ListGeoNodes"),
+        ["geo-nodes-endpoints"]
+    );
+    assert!(
+        search_ids("RegisterNewRunner").contains(&"runners-api-registration-token".to_string())
+    );
     // Too little to go on is no match, not every entry.
     assert!(search_ids("--").is_empty());
     // explain takes the same written forms.

@@ -90,13 +90,23 @@ pub fn written_form(s: &str) -> String {
 /// Is `text` (punctuation and case aside) part of a way the entry's items are written: a
 /// literal its patterns detect, or a pattern's description (`*.trigger.strategy: depend`,
 /// `gitlab-runner register --registration-token`)? At least three letters or digits.
+///
+/// An expression on a client object counts without its receivers, whatever the variables are
+/// called: `gl.geonodes` is written like `geonodes`, `git.GeoNodes.ListGeoNodes` like
+/// `GeoNodes.ListGeoNodes` or `ListGeoNodes`, `git.GeoNodes` like `GeoNodes`.
 pub fn written_form_matches(e: &Entry, text: &str) -> bool {
-    let needle = written_form(text);
-    if needle.len() < 3 {
+    let without_receivers = text.match_indices('.').map(|(i, _)| &text[i + 1..]);
+    let needles: Vec<String> = std::iter::once(text)
+        .chain(without_receivers)
+        .map(written_form)
+        .filter(|n| n.len() >= 3)
+        .collect();
+    if needles.is_empty() {
         return false;
     }
     e.patterns
         .iter()
         .flat_map(|p| p.written_forms())
-        .any(|form| written_form(&form).contains(&needle))
+        .map(|form| written_form(&form))
+        .any(|form| needles.iter().any(|n| form.contains(n.as_str())))
 }
