@@ -296,10 +296,7 @@ fn search_and_explain_by_the_way_an_item_is_written() {
     );
     // A client library's spelling, with or without the object it is called on.
     assert_eq!(search_ids("gl.geonodes"), ["geo-nodes-endpoints"]);
-    assert_eq!(
-        search_ids("git.GeoNodes.ListGeoNodes"),
-        ["geo-nodes-endpoints"]
-    );
+    assert_eq!(search_ids("git.GeoNodes"), ["geo-nodes-endpoints"]);
     assert!(
         search_ids("RegisterNewRunner").contains(&"runners-api-registration-token".to_string())
     );
