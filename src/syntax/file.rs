@@ -19,6 +19,7 @@ pub struct FileCtx<'s, 'a> {
     graphql_types: OnceCell<Vec<super::graphql_types::TypeField>>,
     sdk: OnceCell<SdkFile>,
     json_objects: OnceCell<Vec<(usize, usize)>>,
+    rest_api_base: OnceCell<bool>,
     /// Parsed command lines, by (program, subcommand).
     commands: CommandCache,
     /// The jobs of the CI configuration the file belongs to (the project's `.gitlab-ci.yml`
@@ -40,6 +41,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             graphql_types: OnceCell::new(),
             sdk: OnceCell::new(),
             json_objects: OnceCell::new(),
+            rest_api_base: OnceCell::new(),
             commands: std::cell::RefCell::new(Vec::new()),
             ci_project: None,
             ci_jobs: OnceCell::new(),
@@ -83,6 +85,17 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         let parsed = std::rc::Rc::new(found);
         self.commands.borrow_mut().push((key, parsed.clone()));
         parsed
+    }
+
+    /// Does the file spell out the REST API base (`BASE = ".../api/v4"`, `CI_API_V4_URL`), or
+    /// (code) use the Ruby gem's client class, whose request helpers take API paths? Read once.
+    pub fn shows_rest_api_base(&self) -> bool {
+        *self.rest_api_base.get_or_init(|| {
+            let text = self.src.text;
+            text.contains("/api/v4")
+                || text.contains("CI_API_V4_URL")
+                || (self.src.class.kind == FileKind::Code && text.contains("Gitlab::Client"))
+        })
     }
 
     /// The GraphQL documents of the file (the file itself, or documents embedded in code).
