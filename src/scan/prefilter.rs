@@ -56,9 +56,11 @@ impl Prefilter {
                 users[lit].push(detector);
             }
         }
+        // A contiguous NFA: built in a fraction of the time a DFA takes (which is most of a
+        // one-file scan's start-up), and about as fast over a tree's bytes.
         let automaton = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
+            .kind(Some(AhoCorasickKind::ContiguousNFA))
             .build(&unique)
             .or_else(|_| {
                 AhoCorasick::builder()
