@@ -22,6 +22,9 @@ pub struct FileCtx<'s, 'a> {
     rest_api_base: OnceCell<bool>,
     /// Parsed command lines, by (program, subcommand).
     commands: CommandCache,
+    /// Where each program is written as a command, with its words, by program (shared by its
+    /// subcommands).
+    occurrences: std::cell::RefCell<Vec<(String, std::rc::Rc<cmdline::Occurrences>)>>,
     /// The jobs of the CI configuration the file belongs to (the project's `.gitlab-ci.yml`
     /// with its local includes), when it is part of one.
     ci_project: Option<&'s Jobs>,
@@ -43,6 +46,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             json_objects: OnceCell::new(),
             rest_api_base: OnceCell::new(),
             commands: std::cell::RefCell::new(Vec::new()),
+            occurrences: std::cell::RefCell::new(Vec::new()),
             ci_project: None,
             ci_jobs: OnceCell::new(),
         }
@@ -80,7 +84,24 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         if let Some((_, c)) = self.commands.borrow().iter().find(|(k, _)| *k == key) {
             return c.clone();
         }
-        let mut found = cmdline::find(self.src.text, program, subcommand, self.is_yaml());
+        let cached = self
+            .occurrences
+            .borrow()
+            .iter()
+            .find(|(p, _)| p == program)
+            .map(|(_, o)| o.clone());
+        let occurrences = cached.unwrap_or_else(|| {
+            let o = std::rc::Rc::new(cmdline::Occurrences::of(
+                self.src.text,
+                program,
+                self.is_yaml(),
+            ));
+            self.occurrences
+                .borrow_mut()
+                .push((program.to_string(), o.clone()));
+            o
+        });
+        let mut found = cmdline::find_in(self.src.text, &occurrences, subcommand, self.is_yaml());
         found.retain(|c| !self.src.in_comment(c.program.start));
         let parsed = std::rc::Rc::new(found);
         self.commands.borrow_mut().push((key, parsed.clone()));
