@@ -244,6 +244,9 @@ impl Scanner {
 
     /// Scan files and directories; `root` is what paths are shown relative to.
     pub fn scan_paths(&self, paths: &[PathBuf], root: &std::path::Path) -> Report {
+        if paths.iter().any(|p| p.is_dir()) {
+            self.prefilter.prepare_for_tree();
+        }
         walk::scan(self, paths, root)
     }
 

@@ -5,7 +5,14 @@ use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 /// The automaton and, for each of its literals, the detectors that need it.
 pub struct Prefilter {
+    /// A contiguous NFA: built in a fraction of the time a DFA takes (a one-file scan's
+    /// start-up is mostly that build).
     automaton: AhoCorasick,
+    /// The same literals as a DFA, built for a tree (see [`Prefilter::prepare_for_tree`]):
+    /// faster over many bytes. Both find the same matches.
+    dfa: std::sync::OnceLock<AhoCorasick>,
+    /// The distinct literals, the suppression marker last.
+    literals: Vec<String>,
     /// literal index → indices into the scanner's detector table.
     users: Vec<Vec<usize>>,
     /// detector index → literal indices of which one must also occur (empty: none).
@@ -56,21 +63,19 @@ impl Prefilter {
                 users[lit].push(detector);
             }
         }
-        let automaton = AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
-            .build(&unique)
-            .or_else(|_| {
-                AhoCorasick::builder()
-                    .match_kind(MatchKind::Standard)
-                    .build(&unique)
-            })
-            .expect("literals build an automaton");
         Self {
-            automaton,
+            automaton: build(&unique, AhoCorasickKind::ContiguousNFA),
+            dfa: std::sync::OnceLock::new(),
+            literals: unique.iter().map(|l| l.to_string()).collect(),
             users,
             context,
         }
+    }
+
+    /// Build the DFA, which pays for its build over a tree's bytes (not over one file's).
+    pub fn prepare_for_tree(&self) {
+        self.dfa
+            .get_or_init(|| build(&self.literals, AhoCorasickKind::DFA));
     }
 
     /// Find the detectors whose literal occurs in `text` (into `scratch`); whether a
@@ -79,7 +84,8 @@ impl Prefilter {
         let seen = &mut scratch.seen;
         seen.clear();
         seen.resize(self.users.len(), false);
-        for m in self.automaton.find_overlapping_iter(text) {
+        let automaton = self.dfa.get().unwrap_or(&self.automaton);
+        for m in automaton.find_overlapping_iter(text) {
             seen[m.pattern().as_usize()] = true;
         }
         let out = &mut scratch.candidates;
@@ -93,4 +99,18 @@ impl Prefilter {
         out.dedup();
         seen[self.users.len() - 1]
     }
+}
+
+/// An automaton of the given kind over `literals` (the default kind if that one cannot be built).
+fn build<L: AsRef<[u8]>>(literals: &[L], kind: AhoCorasickKind) -> AhoCorasick {
+    AhoCorasick::builder()
+        .match_kind(MatchKind::Standard)
+        .kind(Some(kind))
+        .build(literals)
+        .or_else(|_| {
+            AhoCorasick::builder()
+                .match_kind(MatchKind::Standard)
+                .build(literals)
+        })
+        .expect("literals build an automaton")
 }

@@ -86,6 +86,9 @@ struct CiProjects {
     /// Canonical path of each file of a project → the project's index, and whether the file is
     /// included (rather than the project's own `.gitlab-ci.yml`).
     files: BTreeMap<PathBuf, (usize, bool)>,
+    /// The file names of those canonical paths: a file reached under another name (through a
+    /// symbolic link) is canonicalized; any other file only when its name is one of these.
+    names: std::collections::BTreeSet<std::ffi::OsString>,
 }
 
 impl CiProjects {
@@ -98,6 +101,7 @@ impl CiProjects {
             let included = project.files.iter().map(|f| (f, true));
             for (f, is_included) in included.chain(std::iter::once((&root_file, false))) {
                 if let Ok(c) = f.canonicalize() {
+                    all.names.extend(c.file_name().map(|n| n.to_os_string()));
                     all.files.entry(c).or_insert((index, is_included));
                 }
             }
@@ -107,8 +111,12 @@ impl CiProjects {
     }
 
     /// The project a file belongs to, and whether it is included (not the root file).
-    fn of(&self, path: &Path) -> Option<(&CiProject, bool)> {
+    fn of(&self, path: &Path, is_link: bool) -> Option<(&CiProject, bool)> {
         if self.files.is_empty() {
+            return None;
+        }
+        // Canonicalizing costs a system call per path component: only for a possible match.
+        if !is_link && !path.file_name().is_some_and(|n| self.names.contains(n)) {
             return None;
         }
         let (index, included) = *self.files.get(&path.canonicalize().ok()?)?;
@@ -154,7 +162,7 @@ impl ParallelVisitor for Worker<'_> {
                 path: display_path(path, root),
                 message: "not a regular file (FIFO, socket or device): not read".into(),
             }),
-            _ => self.scan_file(path),
+            _ => self.scan_file(path, entry.path_is_symlink()),
         }
         WalkState::Continue
     }
@@ -265,7 +273,7 @@ fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
 }
 
 impl Worker<'_> {
-    fn scan_file(&mut self, path: &Path) {
+    fn scan_file(&mut self, path: &Path, is_link: bool) {
         let scanner = self.shared.scanner;
         let shown = &display_path(path, self.shared.root);
         if !super::shard::keeps(scanner.options().shard.as_ref(), shown) {
@@ -274,7 +282,7 @@ impl Worker<'_> {
         let out = &mut self.report;
         // Only files uplint knows how to read; an included CI file is read as CI configuration.
         let class_path = path.to_string_lossy().replace('\\', "/");
-        let (project, included) = match self.shared.ci.of(path) {
+        let (project, included) = match self.shared.ci.of(path, is_link) {
             Some((p, included)) => (Some(p), included),
             None => (None, false),
         };

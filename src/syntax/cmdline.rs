@@ -61,33 +61,47 @@ fn open_quote(text: &[u8], line_start: usize, pos: usize) -> Option<u8> {
 /// a variable named after it; then the uses of variables that store such a command.
 /// Options between the program and the subcommand (`--debug`) are skipped.
 pub fn find(text: &str, program: &str, subcommand: &str, yaml: bool) -> Vec<Command> {
+    find_in(
+        text,
+        &Occurrences::of(text, program, yaml),
+        subcommand,
+        yaml,
+    )
+}
+
+/// The places a program is written as a command, each with the words after it: parsed once per
+/// program, then read for each subcommand.
+pub struct Occurrences(Vec<(usize, usize, Vec<Word>)>);
+
+impl Occurrences {
+    pub fn of(text: &str, program: &str, yaml: bool) -> Occurrences {
+        let starts = program_starts(text, program);
+        Occurrences(
+            starts
+                .into_iter()
+                .map(|(at, end)| (at, end, command_words(text, at, end, yaml)))
+                .collect(),
+        )
+    }
+}
+
+/// Like [`find`], over the program's occurrences parsed before.
+pub fn find_in(
+    text: &str,
+    occurrences: &Occurrences,
+    subcommand: &str,
+    yaml: bool,
+) -> Vec<Command> {
     let b = text.as_bytes();
     let mut out = Vec::new();
-    let mut starts: Vec<(usize, usize)> = Vec::new();
-    for at in memchr::memmem::find_iter(b, program.as_bytes()) {
-        if at > 0 && (is_word_byte(b[at - 1]) && b[at - 1] != b'.' || b[at - 1] == b'$') {
-            continue;
-        }
-        let mut end = at + program.len();
-        // An image tag or an executable suffix.
-        if b.get(end) == Some(&b':') {
-            while end + 1 < b.len() && (is_word_byte(b[end + 1])) {
-                end += 1;
-            }
-            end += 1;
-        } else if b[end..].starts_with(b".exe") {
-            end += 4;
-        }
-        if b.get(end).is_some_and(|&c| is_word_byte(c)) {
-            continue;
-        }
-        starts.push((at, end));
-    }
-    starts.extend(program_variables(text, program));
-    starts.sort_unstable();
-    for (at, end) in starts {
-        let found = command_at(text, at, end, yaml, Sub::Named(subcommand))
-            .or_else(|| image_subcommand(text, at, subcommand));
+    for (at, end, words) in &occurrences.0 {
+        let (at, end) = (*at, *end);
+        let named = || {
+            let mut it = words.iter();
+            let w = it.by_ref().find(|w| !w.text.starts_with('-'))?;
+            (w.text == subcommand).then(|| (w.clone(), it.cloned().collect()))
+        };
+        let found = named().or_else(|| image_subcommand(text, at, subcommand));
         let Some((sub, args)) = found else {
             continue;
         };
@@ -111,9 +125,7 @@ pub fn find(text: &str, program: &str, subcommand: &str, yaml: bool) -> Vec<Comm
             if at == defined_at {
                 continue;
             }
-            let Some((word, args)) = command_at(text, at, end, yaml, Sub::Stored) else {
-                continue;
-            };
+            let (word, args) = stored_use(text, at, end, yaml);
             out.push(Command {
                 program: word.clone(),
                 subcommand: word,
@@ -125,22 +137,47 @@ pub fn find(text: &str, program: &str, subcommand: &str, yaml: bool) -> Vec<Comm
     out
 }
 
-/// The subcommand a command must have, or none (a stored command's use).
-#[derive(Clone, Copy)]
-enum Sub<'a> {
-    Named(&'a str),
-    Stored,
+/// Where `program` is written as a command word (or a variable named after it), in order.
+fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut starts: Vec<(usize, usize)> = Vec::new();
+    for at in memchr::memmem::find_iter(b, program.as_bytes()) {
+        if at > 0 && (is_word_byte(b[at - 1]) && b[at - 1] != b'.' || b[at - 1] == b'$') {
+            continue;
+        }
+        let mut end = at + program.len();
+        // An image tag or an executable suffix.
+        if b.get(end) == Some(&b':') {
+            while end + 1 < b.len() && (is_word_byte(b[end + 1])) {
+                end += 1;
+            }
+            end += 1;
+        } else if b[end..].starts_with(b".exe") {
+            end += 4;
+        }
+        if b.get(end).is_some_and(|&c| is_word_byte(c)) {
+            continue;
+        }
+        starts.push((at, end));
+    }
+    starts.extend(program_variables(text, program));
+    starts.sort_unstable();
+    starts
 }
 
-/// The words of the command whose program spans `at..end`: its subcommand (options before it
-/// skipped; for a stored command's use, the use itself) and the words after it.
-fn command_at(
-    text: &str,
-    at: usize,
-    end: usize,
-    yaml: bool,
-    sub: Sub,
-) -> Option<(Word, Vec<Word>)> {
+/// A stored command's use at `at..end`: the use itself and the words after it.
+fn stored_use(text: &str, at: usize, end: usize, yaml: bool) -> (Word, Vec<Word>) {
+    let word = Word {
+        text: text[at..end].to_string(),
+        start: at,
+        end,
+    };
+    (word, command_words(text, at, end, yaml))
+}
+
+/// The words after the program that spans `at..end` (an exec-form list's items, or the words of
+/// the command line).
+fn command_words(text: &str, at: usize, end: usize, yaml: bool) -> Vec<Word> {
     let b = text.as_bytes();
     let line_start = b[..at]
         .iter()
@@ -152,20 +189,9 @@ fn command_at(
     } else {
         None
     };
-    let mut it = exec_form(b, at, end, enclosing)
+    exec_form(b, at, end, enclosing)
         .map(|close| flow_items(text, end + 1, close))
         .unwrap_or_else(|| words(text, end, enclosing, folded))
-        .into_iter();
-    let Sub::Named(name) = sub else {
-        let word = Word {
-            text: text[at..end].to_string(),
-            start: at,
-            end,
-        };
-        return Some((word, it.collect()));
-    };
-    let w = it.by_ref().find(|w| !w.text.starts_with('-'))?;
-    (w.text == name).then(|| (w, it.collect()))
 }
 
 /// The line of `at`: (start, end).

@@ -19,8 +19,12 @@ pub struct FileCtx<'s, 'a> {
     graphql_types: OnceCell<Vec<super::graphql_types::TypeField>>,
     sdk: OnceCell<SdkFile>,
     json_objects: OnceCell<Vec<(usize, usize)>>,
+    rest_api_base: OnceCell<bool>,
     /// Parsed command lines, by (program, subcommand).
     commands: CommandCache,
+    /// Where each program is written as a command, with its words, by program (shared by its
+    /// subcommands).
+    occurrences: std::cell::RefCell<Vec<(String, std::rc::Rc<cmdline::Occurrences>)>>,
     /// The jobs of the CI configuration the file belongs to (the project's `.gitlab-ci.yml`
     /// with its local includes), when it is part of one.
     ci_project: Option<&'s Jobs>,
@@ -40,7 +44,9 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             graphql_types: OnceCell::new(),
             sdk: OnceCell::new(),
             json_objects: OnceCell::new(),
+            rest_api_base: OnceCell::new(),
             commands: std::cell::RefCell::new(Vec::new()),
+            occurrences: std::cell::RefCell::new(Vec::new()),
             ci_project: None,
             ci_jobs: OnceCell::new(),
         }
@@ -78,11 +84,39 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         if let Some((_, c)) = self.commands.borrow().iter().find(|(k, _)| *k == key) {
             return c.clone();
         }
-        let mut found = cmdline::find(self.src.text, program, subcommand, self.is_yaml());
+        let cached = self
+            .occurrences
+            .borrow()
+            .iter()
+            .find(|(p, _)| p == program)
+            .map(|(_, o)| o.clone());
+        let occurrences = cached.unwrap_or_else(|| {
+            let o = std::rc::Rc::new(cmdline::Occurrences::of(
+                self.src.text,
+                program,
+                self.is_yaml(),
+            ));
+            self.occurrences
+                .borrow_mut()
+                .push((program.to_string(), o.clone()));
+            o
+        });
+        let mut found = cmdline::find_in(self.src.text, &occurrences, subcommand, self.is_yaml());
         found.retain(|c| !self.src.in_comment(c.program.start));
         let parsed = std::rc::Rc::new(found);
         self.commands.borrow_mut().push((key, parsed.clone()));
         parsed
+    }
+
+    /// Does the file spell out the REST API base (`BASE = ".../api/v4"`, `CI_API_V4_URL`), or
+    /// (code) use the Ruby gem's client class, whose request helpers take API paths? Read once.
+    pub fn shows_rest_api_base(&self) -> bool {
+        *self.rest_api_base.get_or_init(|| {
+            let text = self.src.text;
+            text.contains("/api/v4")
+                || text.contains("CI_API_V4_URL")
+                || (self.src.class.kind == FileKind::Code && text.contains("Gitlab::Client"))
+        })
     }
 
     /// The GraphQL documents of the file (the file itself, or documents embedded in code).

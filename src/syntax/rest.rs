@@ -643,9 +643,7 @@ pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -
     let needs_api = api == RestApi::V4 && !distinctive(template);
     // A file that spells out the API base (`BASE = ".../api/v4"`) shows the API for its paths.
     // So does the Ruby gem's client class, whose request helpers take API paths.
-    let file_api = text.contains("/api/v4")
-        || text.contains("CI_API_V4_URL")
-        || (code_like && text.contains("Gitlab::Client"));
+    let file_api = ctx.shows_rest_api_base();
     // Terraform/HCL: a request is a block (`url = …` and `method = …` on their own lines).
     let hcl = [".tf", ".tfvars", ".hcl"]
         .iter()
