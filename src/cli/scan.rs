@@ -69,7 +69,13 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     }
     let baseline = baseline.map(|b| b.apply(&mut report, scanner.options().shard.as_ref()));
     let mut ctx = context(&report, &cat, scanner.options(), elapsed);
-    ctx.origin = origin(a, &cat, scanner.options(), &root);
+    // Only the JSON report records what was scanned (the data digest costs a serialization).
+    let json = std::iter::once(a.format)
+        .chain(a.report.iter().map(|(f, _)| *f))
+        .any(|f| f == ScanFormat::Json);
+    if json {
+        ctx.origin = origin(a, &cat, scanner.options(), &root);
+    }
     ctx.baseline = baseline;
     write_reports(cli, a, &report, ctx)?;
     if refused {
