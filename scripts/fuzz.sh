@@ -21,7 +21,9 @@ for t in "${targets[@]}"; do
   cargo fuzz run -O --sanitizer none "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
     -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 2>&1 \
     | grep -E "^(Done|stat::number_of_executed_units|==[0-9]+== ERROR|thread .* panicked|SUMMARY)" || true
-  if ls "fuzz/artifacts/$t"/crash-* "fuzz/artifacts/$t"/oom-* "fuzz/artifacts/$t"/timeout-* >/dev/null 2>&1; then
+  # Any one kind of artifact is a failure (one `ls` of all three globs fails when one is absent).
+  if compgen -G "fuzz/artifacts/$t/crash-*" >/dev/null || compgen -G "fuzz/artifacts/$t/oom-*" >/dev/null \
+    || compgen -G "fuzz/artifacts/$t/timeout-*" >/dev/null; then
     echo "fuzz $t: crash inputs in fuzz/artifacts/$t" >&2
     exit 1
   fi

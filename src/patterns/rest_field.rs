@@ -105,8 +105,9 @@ fn field_position(text: &str, at: usize, end: usize) -> bool {
     let after = b.get(end).copied().unwrap_or(b' ');
     // A quoted word that is the value of a key (`"state": "active"`) is no field.
     let value = at > 1 && {
-        let lead = text[..at - 1].trim_end();
-        lead.ends_with(':') || (lead.ends_with('=') && !lead.ends_with("=="))
+        // Bytes: the quote before `at` may follow a multi-byte character.
+        let lead = b[..at - 1].trim_ascii_end();
+        lead.ends_with(b":") || (lead.ends_with(b"=") && !lead.ends_with(b"=="))
     };
     let quoted = matches!(before, b'"' | b'\'' | b'`') && before == after && !value;
     let attribute = before == b'.' || (before == b':' && at > 1 && b[at - 2] != b':');
