@@ -520,9 +520,13 @@ fn inline_bindings(t: &str, bindings: &mut Vec<(String, Resource)>) {
             let at = from + k;
             from = at + method.len();
             let list = &t[..at];
+            // After the last character that cannot be part of the list's expression (which may
+            // be a multi-byte one).
             let list_start = list
-                .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '@'))
-                .map_or(0, |i| i + 1);
+                .char_indices()
+                .rev()
+                .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '@'))
+                .map_or(0, |(i, c)| i + c.len_utf8());
             let Some(r) = expr_resource(&list[list_start..], bindings) else {
                 continue;
             };
