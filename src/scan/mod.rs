@@ -1,4 +1,4 @@
-//! The scan engine: walk a tree, classify each file, prefilter it with one automaton, run the
+//! The scan engine: walk a tree, classify each file, find which literals it holds, run the
 //! detectors of the patterns it may hold, and hand their hits to the sink, which turns them into
 //! findings for a target version. It produces findings and knows nothing of output formats.
 
@@ -244,9 +244,6 @@ impl Scanner {
 
     /// Scan files and directories; `root` is what paths are shown relative to.
     pub fn scan_paths(&self, paths: &[PathBuf], root: &std::path::Path) -> Report {
-        if paths.iter().any(|p| p.is_dir()) {
-            self.prefilter.prepare_for_tree();
-        }
         walk::scan(self, paths, root)
     }
 
