@@ -179,10 +179,7 @@ fn stored_use(text: &str, at: usize, end: usize, yaml: bool) -> (Word, Vec<Word>
 /// the command line).
 fn command_words(text: &str, at: usize, end: usize, yaml: bool) -> Vec<Word> {
     let b = text.as_bytes();
-    let line_start = b[..at]
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .map_or(0, |i| i + 1);
+    let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
     let enclosing = open_quote(b, line_start, at);
     let folded = if yaml {
         folded_indent(b, line_start, at)
@@ -438,10 +435,19 @@ fn block_items(text: &str, mut i: usize, col: usize) -> Vec<Word> {
 
 /// Normalised for comparing names: lower case, without `-`, `_` and `.`.
 fn squash(s: &str) -> String {
-    s.bytes()
-        .filter(|c| !matches!(c, b'-' | b'_' | b'.'))
-        .map(|c| c.to_ascii_lowercase() as char)
-        .collect()
+    let mut out = String::new();
+    squash_into(s, &mut out);
+    out
+}
+
+/// [`squash`] into a buffer (cleared first).
+fn squash_into(s: &str, out: &mut String) {
+    out.clear();
+    out.extend(
+        s.bytes()
+            .filter(|c| !matches!(c, b'-' | b'_' | b'.'))
+            .map(|c| c.to_ascii_lowercase() as char),
+    );
 }
 
 /// Variables named after the program that stand where a program does: `{{ gitlab_runner_bin }}`,
@@ -453,8 +459,10 @@ fn program_variables(text: &str, program: &str) -> Vec<(usize, usize)> {
         return Vec::new();
     }
     let mut out = Vec::new();
+    let mut squashed = String::new();
     for (at, end, name) in variable_refs(text) {
-        if squash(name).contains(&want) {
+        squash_into(name, &mut squashed);
+        if squashed.contains(&want) {
             out.push((at, end));
         }
     }
@@ -601,6 +609,9 @@ fn folded_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
 /// The end of a template expression (`{{ … }}`, `{% … %}`) or command substitution (`$(…)`)
 /// that starts at `i`, if it closes on its line.
 fn group_end(b: &[u8], i: usize) -> Option<usize> {
+    if !matches!(b.get(i), Some(b'{' | b'$')) {
+        return None;
+    }
     let rest = &b[i..];
     let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
     let close = |open: &[u8], close: &[u8]| -> Option<usize> {
@@ -629,6 +640,17 @@ fn group_end(b: &[u8], i: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// A byte that, outside quotes, is part of a word and nothing more: not a quote, an escape, a
+/// blank, an operator or the start of a group (ASCII only, so that a run of them is whole
+/// characters).
+fn plain_word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric()
+        || matches!(
+            c,
+            b'-' | b'_' | b'.' | b'/' | b',' | b'=' | b':' | b'+' | b'@' | b'%'
+        )
 }
 
 /// The words from `pos` to the end of the command.
@@ -706,6 +728,16 @@ fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>)
                         let ch = text[i + 1..].chars().next().unwrap_or('\u{fffd}');
                         word.push(ch);
                         i += 1 + ch.len_utf8();
+                        continue;
+                    }
+                    // A run of plain bytes at once.
+                    let run = b[i..]
+                        .iter()
+                        .position(|&c| !plain_word_byte(c))
+                        .map_or(b.len(), |n| i + n);
+                    if run > i {
+                        word.push_str(&text[i..run]);
+                        i = run;
                         continue;
                     }
                     let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
