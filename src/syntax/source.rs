@@ -144,33 +144,48 @@ fn comment_ranges(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
     );
     let slash = matches!(style, CommentStyle::Slash | CommentStyle::HashAndSlash);
     let semicolon = style == CommentStyle::Semicolon;
+    // Outside quotes, only these bytes can change anything; the others are skipped in a tight
+    // loop.
+    let mut stops = [false; 256];
+    for c in [b'\n', b'"', b'\'', b'`'] {
+        stops[usize::from(c)] = true;
+    }
+    stops[usize::from(b'#')] = hash;
+    stops[usize::from(b'/')] = slash;
+    stops[usize::from(b';')] = semicolon;
     let mut out = Vec::new();
     let mut i = 0;
     let mut quote: Option<u8> = None;
-    let mut line_start = true;
     while i < b.len() {
-        let c = b[i];
-        if c == b'\n' {
-            quote = None;
-            line_start = true;
-            i += 1;
-            continue;
-        }
         if let Some(q) = quote {
-            if c == b'\\' && q != b'\'' {
-                i += 2;
-                continue;
+            // Inside a string: only its end, an escape or the end of the line matter.
+            let Some(j) = memchr::memchr3(b'\n', b'\\', q, &b[i..]) else {
+                break;
+            };
+            i += j;
+            match b[i] {
+                b'\\' if q != b'\'' => i += 2,
+                b'\\' => i += 1,
+                _ => {
+                    // The closing quote or the end of the line.
+                    quote = None;
+                    i += 1;
+                }
             }
-            if c == q {
-                quote = None;
-            }
-            i += 1;
-            line_start = false;
             continue;
         }
+        while i < b.len() && !stops[usize::from(b[i])] {
+            i += 1;
+        }
+        let Some(&c) = b.get(i) else { break };
         let prev_space = i == 0 || matches!(b[i - 1], b' ' | b'\t' | b'\n' | b'\r');
         let line_end = || memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |j| i + j);
-        if (hash && c == b'#' && prev_space) || (semicolon && c == b';' && line_start) {
+        // Only blanks before it on its line.
+        let line_start = || {
+            let s = memchr::memrchr(b'\n', &b[..i]).map_or(0, |j| j + 1);
+            b[s..i].iter().all(|&c| matches!(c, b' ' | b'\t'))
+        };
+        if (hash && c == b'#' && prev_space) || (semicolon && c == b';' && line_start()) {
             let end = line_end();
             out.push((i, end));
             i = end;
@@ -195,9 +210,6 @@ fn comment_ranges(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
                 quote = Some(c);
             }
         }
-        if !matches!(c, b' ' | b'\t') {
-            line_start = false;
-        }
         i += 1;
     }
     out
@@ -207,6 +219,109 @@ fn comment_ranges(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
 mod tests {
     use super::*;
     use crate::catalog::FileKind;
+
+    /// The comment lexer before it skipped uninteresting bytes in a tight loop: the reference
+    /// the fast one must agree with.
+    fn reference_comment_ranges(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
+        if style == CommentStyle::None {
+            return Vec::new();
+        }
+        let b = text.as_bytes();
+        let hash = matches!(
+            style,
+            CommentStyle::Hash | CommentStyle::HashAndSlash | CommentStyle::Semicolon
+        );
+        let slash = matches!(style, CommentStyle::Slash | CommentStyle::HashAndSlash);
+        let semicolon = style == CommentStyle::Semicolon;
+        let mut out = Vec::new();
+        let mut i = 0;
+        let mut quote: Option<u8> = None;
+        let mut line_start = true;
+        while i < b.len() {
+            let c = b[i];
+            if c == b'\n' {
+                quote = None;
+                line_start = true;
+                i += 1;
+                continue;
+            }
+            if let Some(q) = quote {
+                if c == b'\\' && q != b'\'' {
+                    i += 2;
+                    continue;
+                }
+                if c == q {
+                    quote = None;
+                }
+                i += 1;
+                line_start = false;
+                continue;
+            }
+            let prev_space = i == 0 || matches!(b[i - 1], b' ' | b'\t' | b'\n' | b'\r');
+            let line_end = || memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |j| i + j);
+            if (hash && c == b'#' && prev_space) || (semicolon && c == b';' && line_start) {
+                let end = line_end();
+                out.push((i, end));
+                i = end;
+                continue;
+            }
+            if slash && c == b'/' && b.get(i + 1) == Some(&b'/') && (i == 0 || b[i - 1] != b':') {
+                let end = line_end();
+                out.push((i, end));
+                i = end;
+                continue;
+            }
+            if slash && c == b'/' && b.get(i + 1) == Some(&b'*') {
+                let end =
+                    memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |j| i + 2 + j + 2);
+                out.push((i, end));
+                i = end;
+                continue;
+            }
+            if matches!(c, b'"' | b'\'' | b'`') {
+                // An apostrophe inside a word (don't) opens no string.
+                let in_word = c == b'\'' && i > 0 && b[i - 1].is_ascii_alphanumeric();
+                if !in_word {
+                    quote = Some(c);
+                }
+            }
+            if !matches!(c, b' ' | b'\t') {
+                line_start = false;
+            }
+            i += 1;
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn comment_ranges_agree_with_the_byte_by_byte_lexer(
+            pieces in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "'", "\"", "`", "\\", "#", " #", "//", "/*", "*/", ";", "\n", "\r\n", " ",
+                    "\t", "a", "é", ":",
+                ]),
+                0..80,
+            ),
+        ) {
+            let text = pieces.concat();
+            for style in [
+                CommentStyle::Hash,
+                CommentStyle::Slash,
+                CommentStyle::HashAndSlash,
+                CommentStyle::Semicolon,
+                CommentStyle::None,
+            ] {
+                proptest::prop_assert_eq!(
+                    comment_ranges(&text, style),
+                    reference_comment_ranges(&text, style),
+                    "{:?}", style
+                );
+            }
+        }
+    }
 
     fn src(text: &str, comments: CommentStyle) -> Source<'_> {
         Source::new(
