@@ -184,8 +184,7 @@ fn parses(file: &FileText, text: &str, problems: usize) -> bool {
 fn parse_errors(file: &FileText, text: &str) -> usize {
     let src = Source::new(&file.shown, text, file.class);
     let ctx = FileCtx::new(&src);
-    ctx.graphql();
-    let mut n = ctx.graphql_errors().len();
+    let mut n = ctx.all_graphql_errors().len();
     if ctx.is_yaml() {
         ctx.yaml();
         n += usize::from(ctx.yaml_error().is_some());

@@ -164,17 +164,24 @@ fn detect(
     ctx: &FileCtx,
 ) -> Vec<Hit> {
     let mut out = Vec::new();
+    let text = ctx.src.text;
     for doc in ctx.graphql() {
-        if doc.error.is_some() {
+        // A document without the name holds no occurrence of it: it is not parsed for this
+        // pattern (the parser only blanks characters, so a name it reads is in the text).
+        if memchr::memmem::find(doc.text(text).as_bytes(), name.as_bytes()).is_none() {
+            continue;
+        }
+        let parsed = doc.parsed(text);
+        if parsed.error.is_some() {
             // The document does not parse: a distinctive name still counts as a word.
             if parents.is_empty() && element != GraphqlElement::Argument {
-                for at in word_offsets(&ctx.src.text[doc.start..doc.end], name, is_ident_byte) {
+                for at in word_offsets(doc.text(text), name, is_ident_byte) {
                     out.push(Hit::new(doc.start + at, doc.start + at + name.len(), name));
                 }
             }
             continue;
         }
-        for o in &doc.occurrences {
+        for o in &parsed.occurrences {
             if o.name != name {
                 continue;
             }

@@ -146,12 +146,25 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             .get_or_init(|| sdk::json_objects(self.src.text))
     }
 
-    /// Parse errors of the GraphQL documents that were looked at.
+    /// Parse errors of the GraphQL documents that were parsed (those holding a name a
+    /// detector looked for).
     pub fn graphql_errors(&self) -> Vec<(usize, String)> {
         self.graphql
             .get()
-            .map(|docs| docs.iter().filter_map(|d| d.error.clone()).collect())
+            .map(|docs| {
+                docs.iter()
+                    .filter_map(|d| d.parsed_so_far()?.error.clone())
+                    .collect()
+            })
             .unwrap_or_default()
+    }
+
+    /// Parse errors of all the GraphQL documents of the file (each parsed now if it was not).
+    pub fn all_graphql_errors(&self) -> Vec<(usize, String)> {
+        self.graphql()
+            .iter()
+            .filter_map(|d| d.parsed(self.src.text).error.clone())
+            .collect()
     }
 
     /// The YAML parse error, if the file is YAML and did not parse.

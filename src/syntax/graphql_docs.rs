@@ -2,16 +2,60 @@
 //! code (`gql` and `graphql` template literals, triple-quoted and plain strings that hold a
 //! query), parsed with their occurrences at file offsets.
 
+use std::cell::OnceCell;
+
 use super::graphql::{self, Occurrence};
 use super::{FileCtx, FileKind};
 
-/// A GraphQL document found in a file: its occurrences (file offsets) and its parse error.
+/// A GraphQL document found in a file: where it is, and its parse (made on first use, so that
+/// documents holding no name a detector looks for are never parsed).
 #[derive(Debug, Default)]
 pub struct Doc {
     pub start: usize,
     pub end: usize,
+    /// A template literal (`${…}` interpolations are blanked before parsing).
+    template: bool,
+    /// Embedded in code (its escapes are blanked before parsing).
+    embedded: bool,
+    /// Starts with an operation keyword: a `{`-only string that does not parse is taken for
+    /// something other than GraphQL.
+    keyword: bool,
+    parsed: OnceCell<Parsed>,
+}
+
+/// A parsed document: its occurrences (file offsets) and its parse error.
+#[derive(Debug, Default)]
+pub struct Parsed {
     pub occurrences: Vec<Occurrence>,
     pub error: Option<(usize, String)>,
+}
+
+impl Doc {
+    /// The document's text in the file.
+    pub fn text<'t>(&self, file: &'t str) -> &'t str {
+        &file[self.start..self.end]
+    }
+
+    /// The parse of the document (`file`: the text of the file it was found in).
+    pub fn parsed(&self, file: &str) -> &Parsed {
+        self.parsed.get_or_init(|| {
+            let content = self.text(file);
+            if !self.embedded {
+                return parse_at(content, self.start);
+            }
+            let parsed = parse_at(&unescape_in_place(content, self.template), self.start);
+            if parsed.error.is_some() && !self.keyword {
+                // A `{`-only string that does not parse is most likely not GraphQL at all.
+                return Parsed::default();
+            }
+            parsed
+        })
+    }
+
+    /// The parse, if the document was parsed.
+    pub fn parsed_so_far(&self) -> Option<&Parsed> {
+        self.parsed.get()
+    }
 }
 
 /// Copy a string literal's content with its escapes and `${…}` interpolations blanked, so the
@@ -54,11 +98,11 @@ fn string_literals(ctx: &FileCtx) -> Vec<(usize, usize, bool)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < b.len() {
+        let Some(j) = memchr::memchr3(b'"', b'\'', b'`', &b[i..]) else {
+            break;
+        };
+        i += j;
         let c = b[i];
-        if !matches!(c, b'"' | b'\'' | b'`') {
-            i += 1;
-            continue;
-        }
         while next_comment < comments.len() && comments[next_comment].1 <= i {
             next_comment += 1;
         }
@@ -90,21 +134,31 @@ fn string_literals(ctx: &FileCtx) -> Vec<(usize, usize, bool)> {
 
 /// Does `hay` contain `needle` (lowercase ASCII) in any case? No copy of the text is made.
 fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
-    hay.windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle))
+    let Some(&first) = needle.first() else {
+        return true;
+    };
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), hay).any(|at| {
+        hay.get(at..at + needle.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(needle))
+    })
 }
 
-/// The documents of a file.
+/// The documents of a file (not parsed yet).
 pub fn documents(ctx: &FileCtx) -> Vec<Doc> {
     let text = ctx.src.text;
     if ctx.src.class.kind == FileKind::Graphql {
         if graphql::is_schema(text) {
             return Vec::new();
         }
-        return vec![parse_at(text, 0, text.len())];
+        return vec![Doc {
+            start: 0,
+            end: text.len(),
+            ..Doc::default()
+        }];
     }
-    let mentions_graphql =
-        contains_ignore_case(text.as_bytes(), b"graphql") || text.contains("gql");
+    let mentions_graphql = std::cell::LazyCell::new(|| {
+        contains_ignore_case(text.as_bytes(), b"graphql") || text.contains("gql")
+    });
     let mut docs = Vec::new();
     for (start, end, template) in string_literals(ctx) {
         let content = &text[start..end];
@@ -115,33 +169,31 @@ pub fn documents(ctx: &FileCtx) -> Vec<Doc> {
                 trimmed.starts_with(k)
                     && trimmed[k.len()..].starts_with([' ', '\n', '\t', '{', '('])
             });
-        if !(keyword || (mentions_graphql && trimmed.starts_with('{'))) {
+        if !(keyword || (trimmed.starts_with('{') && *mentions_graphql)) {
             continue;
         }
         if !graphql::looks_like_document(content) {
             continue;
         }
-        let cleaned = unescape_in_place(content, template);
-        let mut doc = parse_at(&cleaned, start, end);
-        // A `{`-only string that does not parse is most likely not GraphQL at all.
-        if doc.error.is_some() && !keyword {
-            continue;
-        }
-        doc.start = start;
-        docs.push(doc);
+        docs.push(Doc {
+            start,
+            end,
+            template,
+            embedded: true,
+            keyword,
+            parsed: OnceCell::new(),
+        });
     }
     docs
 }
 
-fn parse_at(doc: &str, base: usize, end: usize) -> Doc {
+fn parse_at(doc: &str, base: usize) -> Parsed {
     let (mut occurrences, error) = graphql::parse(doc);
     for o in &mut occurrences {
         o.start += base;
         o.end += base;
     }
-    Doc {
-        start: base,
-        end,
+    Parsed {
         occurrences,
         error: error.map(|e| (base + e.offset, e.message)),
     }
