@@ -273,11 +273,11 @@ impl Scanner {
         let FileInput {
             path, class, text, ..
         } = *file;
-        let marker = self
+        let markers = self
             .prefilter
             .candidates(text.as_bytes(), &mut scratch.prefilter);
         let candidates = scratch.prefilter.candidates();
-        if candidates.is_empty() && !marker {
+        if candidates.is_empty() && !markers.suppression {
             return;
         }
         let class = classify::sniff(class, text);
@@ -291,7 +291,12 @@ impl Scanner {
         // file's own, so suppressions, repeats and places work as for the file.
         // One level of nesting too: runner TOML in the values of an Argo CD application. The
         // detectors see a region under the name of a file of its kind.
-        for region in embedded::regions(path, class, text) {
+        let regions = if markers.embedded {
+            embedded::regions_with_markers(path, class, text)
+        } else {
+            Vec::new()
+        };
+        for region in regions {
             let inner = embedded::isolate(text, &region);
             let inner_src = Source::new(region.file_name(), &inner, region.class);
             self.detect(candidates, &FileCtx::new(&inner_src), &mut sink);
@@ -301,7 +306,7 @@ impl Scanner {
                 self.detect(candidates, &FileCtx::new(&nested_src), &mut sink);
             }
         }
-        sink.finish(&src, marker, result);
+        sink.finish(&src, markers.suppression, result);
     }
 
     /// Run the candidate detectors that apply to the file's kind, into the sink.

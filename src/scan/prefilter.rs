@@ -16,6 +16,8 @@
 
 use memchr::memmem::Finder;
 
+use crate::syntax::embedded;
+
 /// Bytes per chunk: small enough that a chunk's three-byte sequences fill a small part of the
 /// table (so a literal absent from the chunk is rarely searched for), large enough that the
 /// per-chunk checks of the literals cost little.
@@ -38,8 +40,10 @@ struct Literal {
 
 /// The literals and, for each, the detectors that need it.
 pub struct Prefilter {
-    /// The distinct literals, the suppression marker last.
+    /// The distinct literals, then the suppression marker, then the embedded-region markers.
     literals: Vec<Literal>,
+    /// The number of detector literals (the index of the suppression marker).
+    detector_literals: usize,
     longest: usize,
     /// literal index → indices into the scanner's detector table.
     users: Vec<Vec<usize>>,
@@ -89,6 +93,15 @@ impl Scratch {
 /// The marker that makes a file with only a suppression comment worth a look.
 pub const SUPPRESSION_MARKER: &str = "uplint:";
 
+/// Besides the detectors' literals, what the file holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Markers {
+    /// A suppression comment's marker ([`SUPPRESSION_MARKER`]).
+    pub suppression: bool,
+    /// One of the markers of embedded regions ([`embedded::MARKERS`]).
+    pub embedded: bool,
+}
+
 impl Prefilter {
     /// `anchors[i]`: the literals of which detector `i` needs one; `context[i]`: the literals
     /// of which it also needs one (empty: none).
@@ -109,7 +122,9 @@ impl Prefilter {
             .iter()
             .map(|alts| alts.iter().map(|a| index_of(&mut unique, a)).collect())
             .collect();
+        let detector_literals = unique.len();
         unique.push(SUPPRESSION_MARKER);
+        unique.extend(embedded::MARKERS);
         let mut users: Vec<Vec<usize>> = vec![Vec::new(); unique.len()];
         for (detector, lits) in primary.iter().enumerate() {
             for &lit in lits {
@@ -118,15 +133,15 @@ impl Prefilter {
         }
         Self {
             literals: unique.iter().map(|l| Literal::new(l)).collect(),
+            detector_literals,
             longest: unique.iter().map(|l| l.len()).max().unwrap_or(0),
             users,
             context,
         }
     }
 
-    /// Find the detectors whose literal occurs in `text` (into `scratch`); whether a
-    /// suppression marker occurs.
-    pub fn candidates(&self, text: &[u8], scratch: &mut Scratch) -> bool {
+    /// Find the detectors whose literal occurs in `text` (into `scratch`); which markers occur.
+    pub fn candidates(&self, text: &[u8], scratch: &mut Scratch) -> Markers {
         let mut seen = std::mem::take(&mut scratch.seen);
         seen.clear();
         seen.resize(self.literals.len(), false);
@@ -140,9 +155,12 @@ impl Prefilter {
         }
         out.sort_unstable();
         out.dedup();
-        let marker = seen[self.literals.len() - 1];
+        let markers = Markers {
+            suppression: seen[self.detector_literals],
+            embedded: seen[self.detector_literals + 1..].iter().any(|&s| s),
+        };
         scratch.seen = seen;
-        marker
+        markers
     }
 
     /// Mark in `seen` the literals that occur in `text`.
@@ -295,8 +313,10 @@ mod tests {
         assert!(scratch.candidates().is_empty());
         p.candidates(b"runners: status, jwks", &mut scratch);
         assert_eq!(scratch.candidates(), &[0, 1]);
-        assert!(!p.candidates(b"status", &mut scratch));
-        assert!(p.candidates(b"# uplint: ignore", &mut scratch));
+        assert_eq!(p.candidates(b"status", &mut scratch), Markers::default());
+        assert!(p.candidates(b"# uplint: ignore", &mut scratch).suppression);
+        let heredoc = p.candidates(b"cat <<EOF > config.toml", &mut scratch);
+        assert!(heredoc.embedded && !heredoc.suppression);
     }
 
     proptest! {

@@ -59,26 +59,34 @@ fn class_of(kind: FileKind) -> Class {
 }
 
 /// The markers one of which a file must hold to have regions (a file without is done at once).
-const MARKERS: [&[u8]; 11] = [
-    b"<<",
-    b": |",
-    b": >",
-    b"''",
-    b"%(",
-    b"config:",
-    b"GITLAB_OMNIBUS_CONFIG",
-    b"values",
-    b"yamlencode",
-    b"set",
-    b"valuesObject",
+pub const MARKERS: [&str; 11] = [
+    "<<",
+    ": |",
+    ": >",
+    "''",
+    "%(",
+    "config:",
+    "GITLAB_OMNIBUS_CONFIG",
+    "values",
+    "yamlencode",
+    "set",
+    "valuesObject",
 ];
 
 /// The embedded regions of a file, in order of their start.
 pub fn regions(path: &str, class: Class, text: &str) -> Vec<Region> {
     let b = text.as_bytes();
-    if !MARKERS.iter().any(|m| memchr::memmem::find(b, m).is_some()) {
+    if !MARKERS
+        .iter()
+        .any(|m| memchr::memmem::find(b, m.as_bytes()).is_some())
+    {
         return Vec::new();
     }
+    regions_with_markers(path, class, text)
+}
+
+/// [`regions`] of a text known to hold one of the [`MARKERS`].
+pub fn regions_with_markers(path: &str, class: Class, text: &str) -> Vec<Region> {
     let mut out = Vec::new();
     if is_yaml_kind(class.kind) {
         yaml_regions(text, &mut out);
