@@ -105,7 +105,7 @@ fn detect(
     ctx: &FileCtx,
 ) -> Vec<Hit> {
     let mut out = Vec::new();
-    for call in rest::calls(template, api, prefix, ctx) {
+    for call in ctx.rest_calls(template, api, prefix).iter() {
         if !with_params
             .iter()
             .all(|p| rest::sends_param(&call.query, call.statement, p))

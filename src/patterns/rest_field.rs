@@ -127,7 +127,7 @@ fn value_matches(written: &str, values: &[String]) -> bool {
 fn detect(name: &str, endpoints: &[String], values: &[String], ctx: &FileCtx) -> Vec<Hit> {
     let uses_endpoint = endpoints
         .iter()
-        .any(|e| !rest::calls(e, RestApi::V4, false, ctx).is_empty());
+        .any(|e| !ctx.rest_calls(e, RestApi::V4, false).is_empty());
     if !uses_endpoint {
         return Vec::new();
     }

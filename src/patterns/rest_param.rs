@@ -9,7 +9,6 @@ use serde::Serialize;
 use super::check::Fields;
 use super::rest_endpoint::makes_requests;
 use super::{Hit, PatternKind, path_anchor};
-use crate::syntax::rest;
 use crate::syntax::{Method, RestApi};
 use crate::syntax::{FileCtx, FileKind, is_ident_byte};
 
@@ -76,7 +75,7 @@ impl PatternKind for RestParam {
     fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
         let text = ctx.src.text;
         let mut out = Vec::new();
-        for call in rest::calls(&self.path, RestApi::V4, false, ctx) {
+        for call in ctx.rest_calls(&self.path, RestApi::V4, false).iter() {
             if call.method != Some(self.method) || registers_a_mock_response(call.statement) {
                 continue;
             }

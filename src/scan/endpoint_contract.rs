@@ -79,10 +79,10 @@ pub fn detect(endpoints: &[Endpoint], ctx: &FileCtx) -> Vec<Produced> {
     let mut out = Vec::new();
     let token = has_token(ctx.src.text);
     for ep in endpoints {
-        for call in rest::calls(&ep.path, RestApi::V4, false, ctx) {
+        for call in ctx.rest_calls(&ep.path, RestApi::V4, false).iter() {
             if call.method == Some(ep.method) {
-                for (message, severity) in call_problems(ep, &call, token) {
-                    out.push(problem(&call, ep, message, severity));
+                for (message, severity) in call_problems(ep, call, token) {
+                    out.push(problem(call, ep, message, severity));
                 }
             }
         }
@@ -92,11 +92,11 @@ pub fn detect(endpoints: &[Endpoint], ctx: &FileCtx) -> Vec<Produced> {
             && ep.method == Method::Delete
         {
             let m = ep.method.as_str();
-            for call in rest::calls(parent, RestApi::V4, false, ctx) {
+            for call in ctx.rest_calls(parent, RestApi::V4, false).iter() {
                 if call.method == Some(ep.method) {
                     let message =
                         format!("{m} {parent} without `{}`: a {m} needs the id", &last[1..]);
-                    out.push(problem(&call, ep, message, Severity::Error));
+                    out.push(problem(call, ep, message, Severity::Error));
                 }
             }
         }

@@ -7,6 +7,7 @@ use super::ci_jobs::Jobs;
 use super::classify::FileKind;
 use super::cmdline;
 use super::graphql_docs;
+use super::rest::{self, RestApi};
 use super::sdk::{self, SdkFile};
 use super::source::Source;
 use super::yaml::{self, Doc};
@@ -25,12 +26,18 @@ pub struct FileCtx<'s, 'a> {
     /// Where each program is written as a command, with its words, by program (shared by its
     /// subcommands).
     occurrences: std::cell::RefCell<Vec<(String, std::rc::Rc<cmdline::Occurrences>)>>,
+    /// REST calls, by (endpoint template, API, prefix).
+    rest_calls: RestCallCache<'a>,
     /// The jobs of the CI configuration the file belongs to (the project's `.gitlab-ci.yml`
     /// with its local includes), when it is part of one.
     ci_project: Option<&'s Jobs>,
     /// The file's own jobs, when it is part of no project's CI configuration.
     ci_jobs: OnceCell<Jobs>,
 }
+
+/// REST calls per (endpoint template, API, prefix), shared by the detectors of a file.
+type RestCallCache<'a> =
+    std::cell::RefCell<Vec<((String, RestApi, bool), std::rc::Rc<Vec<rest::Call<'a>>>)>>;
 
 /// Command lines parsed per (program, subcommand), shared by the detectors of a file.
 type CommandCache = std::cell::RefCell<Vec<((String, String), std::rc::Rc<Vec<cmdline::Command>>)>>;
@@ -47,6 +54,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             rest_api_base: OnceCell::new(),
             commands: std::cell::RefCell::new(Vec::new()),
             occurrences: std::cell::RefCell::new(Vec::new()),
+            rest_calls: std::cell::RefCell::new(Vec::new()),
             ci_project: None,
             ci_jobs: OnceCell::new(),
         }
@@ -106,6 +114,29 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         let parsed = std::rc::Rc::new(found);
         self.commands.borrow_mut().push((key, parsed.clone()));
         parsed
+    }
+
+    /// The calls in the file whose URL matches an endpoint template ([`rest::calls`]), found
+    /// once per template (several detectors ask for the same endpoints).
+    pub fn rest_calls(
+        &self,
+        template: &str,
+        api: RestApi,
+        prefix: bool,
+    ) -> std::rc::Rc<Vec<rest::Call<'a>>> {
+        if let Some((_, c)) = self
+            .rest_calls
+            .borrow()
+            .iter()
+            .find(|((t, a, p), _)| t == template && *a == api && *p == prefix)
+        {
+            return c.clone();
+        }
+        let found = std::rc::Rc::new(rest::calls(template, api, prefix, self));
+        self.rest_calls
+            .borrow_mut()
+            .push(((template.to_string(), api, prefix), found.clone()));
+        found
     }
 
     /// Does the file spell out the REST API base (`BASE = ".../api/v4"`, `CI_API_V4_URL`), or

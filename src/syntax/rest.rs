@@ -631,8 +631,14 @@ pub struct Call<'t> {
     pub path: String,
 }
 
-/// Every call in the file whose URL matches `template`.
-pub fn calls<'t>(template: &str, api: RestApi, prefix: bool, ctx: &'t FileCtx) -> Vec<Call<'t>> {
+/// Every call in the file whose URL matches `template` (read through
+/// [`FileCtx::rest_calls`], which keeps them for the other detectors).
+pub fn calls<'a>(
+    template: &str,
+    api: RestApi,
+    prefix: bool,
+    ctx: &FileCtx<'_, 'a>,
+) -> Vec<Call<'a>> {
     let text = ctx.src.text;
     let Some(anchor) = fixed_segments(template).next_back() else {
         return Vec::new();
