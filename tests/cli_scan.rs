@@ -272,6 +272,45 @@ fn explicit_files_as_pre_commit_passes_them() {
     );
 }
 
+/// A file named on the command line is read whatever the ignore files say (as ripgrep does),
+/// also through a symbolic link; a directory's ignored files are not.
+#[test]
+fn named_files_are_read_even_when_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    write(dir.path(), ".gitignore", "generated/\n");
+    write(
+        dir.path(),
+        "generated/.gitlab-ci.yml",
+        "a:\n  script: echo $CI_JOB_JWT\n",
+    );
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(
+        "generated/.gitlab-ci.yml",
+        dir.path().join("link.gitlab-ci.yml"),
+    )
+    .unwrap();
+    let scanned = |args: &[&str]| -> Vec<String> {
+        let (v, _) = json(dir.path(), args);
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+            .collect()
+    };
+    assert_eq!(scanned(&["."]), Vec::<String>::new());
+    assert_eq!(
+        scanned(&["generated/.gitlab-ci.yml"]),
+        ["generated/.gitlab-ci.yml:2"]
+    );
+    #[cfg(unix)]
+    assert_eq!(
+        scanned(&["link.gitlab-ci.yml", "generated/.gitlab-ci.yml"]),
+        ["generated/.gitlab-ci.yml:2", "link.gitlab-ci.yml:2"]
+    );
+}
+
 #[test]
 fn inline_and_file_suppressions() {
     let dir = tempfile::tempdir().unwrap();
