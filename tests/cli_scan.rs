@@ -305,10 +305,27 @@ fn named_files_are_read_even_when_ignored() {
         ["generated/.gitlab-ci.yml:2"]
     );
     #[cfg(unix)]
-    assert_eq!(
-        scanned(&["link.gitlab-ci.yml", "generated/.gitlab-ci.yml"]),
-        ["generated/.gitlab-ci.yml:2", "link.gitlab-ci.yml:2"]
-    );
+    {
+        assert_eq!(
+            scanned(&["link.gitlab-ci.yml", "generated/.gitlab-ci.yml"]),
+            ["generated/.gitlab-ci.yml:2", "link.gitlab-ci.yml:2"]
+        );
+        // A named link to a FIFO is refused, not opened (which would wait for a writer).
+        assert!(
+            Command::new("mkfifo")
+                .arg(dir.path().join("pipe"))
+                .status()
+                .unwrap()
+                .success()
+        );
+        std::os::unix::fs::symlink("pipe", dir.path().join("pipe.gitlab-ci.yml")).unwrap();
+        let (v, code) = json(dir.path(), &["pipe.gitlab-ci.yml"]);
+        assert_eq!(code, Some(0));
+        assert_eq!(
+            v["errors"][0]["message"],
+            "not a regular file (FIFO, socket or device): not read"
+        );
+    }
 }
 
 #[test]

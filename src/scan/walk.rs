@@ -2,7 +2,9 @@
 //! hidden files (`.gitlab-ci.yml`) but never `.git/`, reads each file once, skips binary files,
 //! and lists every file it could not read.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -16,11 +18,11 @@ use crate::syntax::FileKind;
 /// How many bytes at the start of a file are checked for a NUL (binary files are skipped).
 const BINARY_PROBE: usize = 8 * 1024;
 
-/// The text of a file: UTF-8 (a BOM removed), UTF-16 with a BOM decoded, invalid UTF-8 with
-/// its bad bytes replaced (and a note). `None`: binary.
-pub fn decode(bytes: Vec<u8>) -> Option<(String, Option<String>)> {
+/// The text of a file: UTF-8 (a BOM removed; borrowed, not copied), UTF-16 with a BOM
+/// decoded, invalid UTF-8 with its bad bytes replaced (and a note). `None`: binary.
+pub fn decode(bytes: &[u8]) -> Option<(Cow<'_, str>, Option<String>)> {
     if let Some(rest) = bytes.strip_prefix(&[0xEF, 0xBB, 0xBF]) {
-        return decode(rest.to_vec());
+        return decode(rest);
     }
     let utf16 = match bytes.get(..2) {
         Some([0xFF, 0xFE]) => Some(true),
@@ -38,20 +40,17 @@ pub fn decode(bytes: Vec<u8>) -> Option<(String, Option<String>)> {
         let text: String = char::decode_utf16(units)
             .map(|r| r.unwrap_or('\u{FFFD}'))
             .collect();
-        return Some((text, None));
+        return Some((Cow::Owned(text), None));
     }
     if memchr::memchr(0, &bytes[..bytes.len().min(BINARY_PROBE)]).is_some() {
         return None;
     }
-    match String::from_utf8(bytes) {
-        Ok(s) => Some((s, None)),
-        Err(e) => {
-            let bytes = e.into_bytes();
-            Some((
-                String::from_utf8_lossy(&bytes).into_owned(),
-                Some("not valid UTF-8: scanned with the invalid bytes replaced".to_string()),
-            ))
-        }
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Some((Cow::Borrowed(s), None)),
+        Err(_) => Some((
+            String::from_utf8_lossy(bytes),
+            Some("not valid UTF-8: scanned with the invalid bytes replaced".to_string()),
+        )),
     }
 }
 
@@ -129,6 +128,8 @@ impl CiProjects {
 struct Worker<'s> {
     shared: Workers<'s>,
     scratch: Scratch,
+    /// The bytes of the file being read (reused from file to file).
+    buffer: Vec<u8>,
     /// The findings and per-file counts of every file this worker scanned.
     files: FileResult,
     report: Report,
@@ -139,6 +140,7 @@ impl<'s> ParallelVisitorBuilder<'s> for Workers<'s> {
         Box::new(Worker {
             shared: *self,
             scratch: Scratch::default(),
+            buffer: Vec::new(),
             files: FileResult::default(),
             report: Report::default(),
         })
@@ -157,7 +159,9 @@ impl ParallelVisitor for Worker<'_> {
         };
         let path = entry.path();
         match entry.file_type() {
-            Some(t) if t.is_dir() || t.is_symlink() => {} // a symlink: not followed
+            // A symlink found in a directory: not followed. One named on the command line is
+            // read through (the sequential walk gives it as a link).
+            Some(t) if t.is_dir() || t.is_symlink() && entry.depth() > 0 => {}
             Some(t) if !t.is_file() => self.report.errors.push(FileError {
                 path: display_path(path, root),
                 message: "not a regular file (FIFO, socket or device): not read".into(),
@@ -179,6 +183,16 @@ impl Drop for Worker<'_> {
         let mut acc = self.shared.acc.lock().unwrap_or_else(|p| p.into_inner());
         acc.absorb(report);
     }
+}
+
+/// Open a file for reading. On Unix with `O_NONBLOCK`, so that a FIFO put where a file was
+/// does not block the scan (its type is then refused from the open handle).
+fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    options.open(path)
 }
 
 pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
@@ -305,37 +319,44 @@ impl Worker<'_> {
             }
         };
         let max = scanner.options().max_file_size;
-        match std::fs::metadata(path) {
-            Ok(m) if m.len() > max => {
-                out.errors.push(FileError {
-                    path: shown.to_string(),
-                    message: format!(
-                        "file is {} MiB, over the {} MiB limit: not read",
-                        m.len() / (1024 * 1024),
-                        max / (1024 * 1024)
-                    ),
-                });
-                return;
+        // One open, one fstat for the type and size, one read into the worker's buffer.
+        let read = open_without_blocking(path).and_then(|f| {
+            let m = f.metadata()?;
+            if !m.is_file() {
+                return Ok(Err(
+                    "not a regular file (FIFO, socket or device): not read".to_string()
+                ));
             }
-            Ok(m) if !m.is_file() => {
-                out.errors.push(FileError {
-                    path: shown.to_string(),
-                    message: "not a regular file (FIFO, socket or device): not read".into(),
-                });
-                return;
+            if m.len() > max {
+                return Ok(Err(format!(
+                    "file is {} MiB, over the {} MiB limit: not read",
+                    m.len() / (1024 * 1024),
+                    max / (1024 * 1024)
+                )));
             }
-            _ => {}
-        }
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) => {
-                out.errors.push(FileError {
-                    path: shown.to_string(),
-                    message: format!("cannot read: {e}"),
-                });
-                return;
-            }
+            self.buffer.clear();
+            // The length is a hint: a file that grows is read to its end, within the limit.
+            self.buffer.reserve(usize::try_from(m.len()).unwrap_or(0));
+            f.take(max + 1).read_to_end(&mut self.buffer)?;
+            Ok(Ok(()))
+        });
+        let problem = match read {
+            Ok(Ok(())) if self.buffer.len() as u64 > max => Some(format!(
+                "file is over the {} MiB limit: not read",
+                max / (1024 * 1024)
+            )),
+            Ok(Ok(())) => None,
+            Ok(Err(message)) => Some(message),
+            Err(e) => Some(format!("cannot read: {e}")),
         };
+        if let Some(message) = problem {
+            out.errors.push(FileError {
+                path: shown.to_string(),
+                message,
+            });
+            return;
+        }
+        let bytes = &self.buffer;
         let Some((text, note)) = decode(bytes) else {
             {
                 out.summary.files_skipped_binary += 1;
@@ -367,10 +388,10 @@ mod tests {
 
     #[test]
     fn decoding() {
-        assert_eq!(decode(b"\xEF\xBB\xBFa: 1".to_vec()).unwrap().0, "a: 1");
-        assert_eq!(decode(vec![0xFF, 0xFE, b'a', 0, b':', 0]).unwrap().0, "a:");
-        assert!(decode(b"ab\0cd".to_vec()).is_none());
-        let (t, note) = decode(b"a\xFFb".to_vec()).unwrap();
+        assert_eq!(decode(b"\xEF\xBB\xBFa: 1").unwrap().0, "a: 1");
+        assert_eq!(decode(&[0xFF, 0xFE, b'a', 0, b':', 0]).unwrap().0, "a:");
+        assert!(decode(b"ab\0cd").is_none());
+        let (t, note) = decode(b"a\xFFb").unwrap();
         assert_eq!(t, "a\u{FFFD}b");
         assert!(note.is_some());
     }
