@@ -1,0 +1,80 @@
+//! Where a scan's time goes, by kind of file: every file of a tree is read into memory first,
+//! then scanned in one thread (the scanner's own work only: no walking, reading or output).
+//!
+//! cargo run --release --example scan_cost -- TREE [--rounds N] [--only SUFFIX]
+//!
+//! Prints, for each file suffix (files over 1 MB apart, as `BIG suffix`), the seconds spent,
+//! the bytes, the throughput and the findings, from the last of N rounds (default 2).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Instant;
+
+use uplint::catalog::Catalog;
+use uplint::scan::{Options, Scanner};
+
+fn read_tree(dir: &Path, out: &mut Vec<(String, String)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            read_tree(&path, out);
+        } else if let Ok(text) = std::fs::read_to_string(&path) {
+            out.push((path.to_string_lossy().into_owned(), text));
+        }
+    }
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let (mut tree, mut rounds, mut only) = (None, 2, None);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--rounds" => rounds = args.next().and_then(|r| r.parse().ok()).unwrap_or(2),
+            "--only" => only = args.next(),
+            _ => tree = Some(a),
+        }
+    }
+    let Some(tree) = tree else {
+        eprintln!("usage: scan_cost TREE [--rounds N] [--only SUFFIX]");
+        std::process::exit(2);
+    };
+    let catalog = Catalog::embedded().expect("the embedded data loads");
+    let target = catalog.newest_removal().expect("the data has removals");
+    let scanner = Scanner::new(&catalog, Options::new(target)).expect("default options");
+    let mut files = Vec::new();
+    read_tree(Path::new(&tree), &mut files);
+    if let Some(suffix) = &only {
+        files.retain(|(p, _)| p.ends_with(suffix.as_str()));
+    }
+    // suffix → (seconds, bytes, findings)
+    let mut by: BTreeMap<String, (f64, usize, usize)> = BTreeMap::new();
+    for _ in 0..rounds.max(1) {
+        by.clear();
+        for (path, text) in &files {
+            let suffix = path.rsplit('.').next().unwrap_or("").to_string();
+            let key = if text.len() > 1_000_000 {
+                format!("BIG {suffix}")
+            } else {
+                suffix
+            };
+            let started = Instant::now();
+            let result = scanner.scan_text(path, path, text);
+            let e = by.entry(key).or_default();
+            e.0 += started.elapsed().as_secs_f64();
+            e.1 += text.len();
+            e.2 += result.findings.len();
+        }
+    }
+    let total: f64 = by.values().map(|v| v.0).sum();
+    println!("{} files, {total:.3} s in all", files.len());
+    for (k, (secs, bytes, findings)) in &by {
+        let mb = *bytes as f64 / 1e6;
+        println!(
+            "{k:12} {secs:7.3} s {mb:7.1} MB {:7.0} MB/s {findings:6} findings",
+            mb / secs.max(1e-9)
+        );
+    }
+}
