@@ -94,8 +94,10 @@ impl PatternKind for CliFlag {
         let mut out = Vec::new();
         for cmd in ctx.commands(program, sub).iter() {
             for w in &cmd.args {
-                let name = w.text.split('=').next().unwrap_or("");
-                let long = name == flag;
+                // `--flag` or `--flag=value`.
+                let long = w.text.strip_prefix(flag).is_some_and(|rest| {
+                    rest.is_empty() || rest.starts_with('=')
+                });
                 let short_hit = short.is_some_and(|s| {
                     w.text == s
                         || (w.text.starts_with(s)

@@ -11,6 +11,8 @@
 //! through it (`register_cmd: >- gitlab-runner register …` then `{{ register_cmd }} --locked`):
 //! the words after such a use belong to the stored command ([`Command::alias`]).
 
+use std::rc::Rc;
+
 /// One word of a command line, unquoted, with its byte range in the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Word {
@@ -24,10 +26,42 @@ pub struct Word {
 pub struct Command {
     pub program: Word,
     pub subcommand: Word,
-    pub args: Vec<Word>,
+    pub args: Args,
     /// The command is the use of a variable that stores a command (`{{ register_cmd }}`): its
     /// program and subcommand are both that use.
     pub alias: bool,
+}
+
+/// The words after a command's subcommand: a view of the words parsed once for the program's
+/// occurrence (several subcommands are looked for in the same occurrences), not a copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Args {
+    words: Rc<[Word]>,
+    from: usize,
+}
+
+impl From<Vec<Word>> for Args {
+    fn from(words: Vec<Word>) -> Self {
+        Args {
+            words: words.into(),
+            from: 0,
+        }
+    }
+}
+
+impl std::ops::Deref for Args {
+    type Target = [Word];
+    fn deref(&self) -> &[Word] {
+        &self.words[self.from..]
+    }
+}
+
+impl<'a> IntoIterator for &'a Args {
+    type Item = &'a Word;
+    type IntoIter = std::slice::Iter<'a, Word>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
 }
 
 fn is_word_byte(c: u8) -> bool {
@@ -71,7 +105,7 @@ pub fn find(text: &str, program: &str, subcommand: &str, yaml: bool) -> Vec<Comm
 
 /// The places a program is written as a command, each with the words after it: parsed once per
 /// program, then read for each subcommand.
-pub struct Occurrences(Vec<(usize, usize, Vec<Word>)>);
+pub struct Occurrences(Vec<(usize, usize, Rc<[Word]>)>);
 
 impl Occurrences {
     pub fn of(text: &str, program: &str, yaml: bool) -> Occurrences {
@@ -79,7 +113,7 @@ impl Occurrences {
         Occurrences(
             starts
                 .into_iter()
-                .map(|(at, end)| (at, end, command_words(text, at, end, yaml)))
+                .map(|(at, end)| (at, end, command_words(text, at, end, yaml).into()))
                 .collect(),
         )
     }
@@ -97,11 +131,18 @@ pub fn find_in(
     for (at, end, words) in &occurrences.0 {
         let (at, end) = (*at, *end);
         let named = || {
-            let mut it = words.iter();
-            let w = it.by_ref().find(|w| !w.text.starts_with('-'))?;
-            (w.text == subcommand).then(|| (w.clone(), it.cloned().collect()))
+            let i = words.iter().position(|w| !w.text.starts_with('-'))?;
+            (words[i].text == subcommand).then(|| {
+                let args = Args {
+                    words: words.clone(),
+                    from: i + 1,
+                };
+                (words[i].clone(), args)
+            })
         };
-        let found = named().or_else(|| image_subcommand(text, at, subcommand));
+        let found = named().or_else(|| {
+            image_subcommand(text, at, subcommand).map(|(sub, args)| (sub, args.into()))
+        });
         let Some((sub, args)) = found else {
             continue;
         };
@@ -126,6 +167,7 @@ pub fn find_in(
                 continue;
             }
             let (word, args) = stored_use(text, at, end, yaml);
+            let args = args.into();
             out.push(Command {
                 program: word.clone(),
                 subcommand: word,
