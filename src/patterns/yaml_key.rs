@@ -78,7 +78,8 @@ impl PatternKind for YamlKey {
     }
 
     fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
-        if !ctx.is_yaml() {
+        // No parse of a file where the key is not even written as a key.
+        if !ctx.is_yaml() || !yaml::may_have_key(ctx.src.text, &key_path_anchor(&self.path)) {
             return Vec::new();
         }
         let doc = ctx.yaml();

@@ -205,6 +205,24 @@ enum Frame {
     },
 }
 
+/// Could `key` be a key of this YAML text: is it written somewhere followed by a colon (after
+/// an optional closing quote and blanks: `key:`, `"key" :`)? A cheap test before a parse; it
+/// does not look at what comes before, so it may say yes for a key that ends in `key`.
+pub fn may_have_key(text: &str, key: &str) -> bool {
+    let b = text.as_bytes();
+    memchr::memmem::find_iter(b, key.as_bytes()).any(|at| {
+        let mut rest = &b[at + key.len()..];
+        if let Some((b'"' | b'\'', r)) = rest.split_first() {
+            rest = r;
+        }
+        let blanks = rest
+            .iter()
+            .take_while(|&&c| c == b' ' || c == b'\t')
+            .count();
+        rest.get(blanks) == Some(&b':')
+    })
+}
+
 /// Parse YAML (all documents) into keys. Falls back to the indentation scanner on a parse error.
 pub fn parse(text: &str) -> Doc {
     let mut doc = Doc::default();
@@ -428,6 +446,27 @@ fn key_colon(s: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_is_looked_for_before_a_parse() {
+        for text in [
+            "trigger:\n  strategy: depend\n",
+            "a: {strategy: depend}",
+            "\"strategy\": \"depend\"",
+            "'strategy' :\tdepend",
+            "strategy:",
+        ] {
+            assert!(may_have_key(text, "strategy"), "{text:?}");
+        }
+        for text in [
+            "script: echo strategy\n",
+            "DEPLOY_STRATEGY: x\n",
+            "strategy",
+            "strategy_x: 1",
+        ] {
+            assert!(!may_have_key(text, "strategy"), "{text:?}");
+        }
+    }
 
     fn keys(doc: &Doc) -> Vec<String> {
         doc.keys
