@@ -26,6 +26,8 @@ pub struct FileCtx<'s, 'a> {
     /// Where each program is written as a command, with its words, by program (shared by its
     /// subcommands).
     occurrences: std::cell::RefCell<Vec<(String, std::rc::Rc<cmdline::Occurrences>)>>,
+    /// Offsets of substrings looked for, by substring.
+    offsets: std::cell::RefCell<Vec<(String, std::rc::Rc<[usize]>)>>,
     /// REST calls, by (endpoint template, API, prefix).
     rest_calls: RestCallCache<'a>,
     /// The jobs of the CI configuration the file belongs to (the project's `.gitlab-ci.yml`
@@ -54,6 +56,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             rest_api_base: OnceCell::new(),
             commands: std::cell::RefCell::new(Vec::new()),
             occurrences: std::cell::RefCell::new(Vec::new()),
+            offsets: std::cell::RefCell::new(Vec::new()),
             rest_calls: std::cell::RefCell::new(Vec::new()),
             ci_project: None,
             ci_jobs: OnceCell::new(),
@@ -114,6 +117,20 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         let parsed = std::rc::Rc::new(found);
         self.commands.borrow_mut().push((key, parsed.clone()));
         parsed
+    }
+
+    /// The offsets of every occurrence of `needle` in the file, found once per file (the REST
+    /// call search asks for the same path segments for many endpoint templates).
+    pub fn offsets(&self, needle: &str) -> std::rc::Rc<[usize]> {
+        if let Some((_, o)) = self.offsets.borrow().iter().find(|(n, _)| n == needle) {
+            return o.clone();
+        }
+        let found: std::rc::Rc<[usize]> =
+            memchr::memmem::find_iter(self.src.text.as_bytes(), needle.as_bytes()).collect();
+        self.offsets
+            .borrow_mut()
+            .push((needle.to_string(), found.clone()));
+        found
     }
 
     /// The calls in the file whose URL matches an endpoint template ([`rest::calls`]), found

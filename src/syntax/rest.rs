@@ -697,9 +697,13 @@ pub fn calls<'a>(
     };
     // A client library's relative path whose only fixed segment is the first: `"runners"`,
     // `'geo_nodes/status'`.
+    // A call's path holds every fixed segment of the template, as written in the file.
+    if fixed_segments(template).any(|s| ctx.offsets(s).is_empty()) {
+        return Vec::new();
+    }
     if code_like && fixed_segments(template).count() == 1 {
         let b = text.as_bytes();
-        for at in memchr::memmem::find_iter(b, anchor.as_bytes()) {
+        for &at in ctx.offsets(anchor).iter() {
             if at > 0
                 && matches!(b[at - 1], b'"' | b'\'' | b'`')
                 && let Some((start, end, lit)) = literal_path(text, at)
@@ -709,7 +713,7 @@ pub fn calls<'a>(
             }
         }
     }
-    for at in memchr::memmem::find_iter(text.as_bytes(), needle.as_bytes()) {
+    for &at in ctx.offsets(&needle).iter() {
         // In code, a URL may be built by concatenation on its line: the joined view wins.
         if code_like {
             let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
