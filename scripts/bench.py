@@ -15,7 +15,8 @@ warm-up, these run in alternation, N times each:
 
 and the script prints medians, the ratios uplint/rg and uplint/floor (the median of the
 per-run ratios of paired runs), files per second and peak RSS
-(/usr/bin/time). It also times a one-file scan (the pre-commit case) and `uplint query`.
+(/usr/bin/time). It also times a one-file scan (the pre-commit case) and `uplint query`,
+spawned directly, beside the time it takes to spawn `/bin/true`.
 --scale runs the scan at 1x, 4x and 16x the default tree and checks that time grows linearly
 and memory stays flat. Needs ripgrep (`apt-get install ripgrep`) and /usr/bin/time.
 """
@@ -51,6 +52,11 @@ def corpus(files):
 
 def count_files(tree):
     return sum(len(f) for _, _, f in os.walk(tree))
+
+
+def tree_bytes(tree):
+    """Bytes of the tree's files (links not followed: a real tree may hold dangling ones)."""
+    return sum(os.lstat(os.path.join(d, x)).st_size for d, _, fs in os.walk(tree) for x in fs)
 
 
 def run(cmd, cpu=False):
@@ -97,8 +103,17 @@ def compare(tree, runs, literals):
 
 
 def latency(cmd, runs=30):
-    run(cmd)
-    return statistics.median(run(cmd)[0] for _ in range(runs))
+    """Median wall time of a short command, spawned directly (no /usr/bin/time around it, whose
+    own start would be counted); output discarded."""
+    def once():
+        t = time.perf_counter()
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wall = time.perf_counter() - t
+        if p.returncode not in (0, 1):
+            sys.exit(f"{cmd[0]} failed ({p.returncode})")
+        return wall
+    once()
+    return statistics.median(once() for _ in range(runs))
 
 
 def main():
@@ -116,7 +131,7 @@ def main():
         sh([UPLINT, "query", "--literals"], stdout=f)
     tree = a.tree or corpus(20_000)
     n = count_files(tree)
-    size = sum(os.path.getsize(os.path.join(d, x)) for d, _, fs in os.walk(tree) for x in fs)
+    size = tree_bytes(tree)
     print(f"machine: {os.cpu_count()} cores; tree: {tree}, {n} files, {size // 1_000_000} MB; "
           f"{sum(1 for _ in open(literals))} literals; {a.runs} runs each, medians")
     r, paired = compare(tree, a.runs, literals)
@@ -131,7 +146,9 @@ def main():
         one = next(os.path.join(d, x) for d, _, fs in os.walk(tree) for x in fs if x.endswith(".yml"))
     single = latency([UPLINT, "scan", "--no-config", "--format", "concise", one])
     query = latency([UPLINT, "query", "--from", "16.5", "--to", "17.0", "--format", "json"])
-    print(f"  one-file scan {single * 1000:.1f} ms   query {query * 1000:.1f} ms (medians of 30)")
+    spawn = latency(["/bin/true"])
+    print(f"  one-file scan {single * 1000:.1f} ms   query {query * 1000:.1f} ms   (medians of 30, "
+          f"spawned from Python; spawning /bin/true takes {spawn * 1000:.1f} ms of that)")
 
     if a.scale:
         print("scaling (medians; CPU = user + system seconds):")
