@@ -273,9 +273,10 @@ impl Scanner {
         let FileInput {
             path, class, text, ..
         } = *file;
+        let in_use = embedded::markers_in_use(path, class);
         let markers = self
             .prefilter
-            .candidates(text.as_bytes(), &mut scratch.prefilter);
+            .candidates(text.as_bytes(), &mut scratch.prefilter, &in_use);
         let candidates = scratch.prefilter.candidates();
         if candidates.is_empty() && !markers.suppression {
             return;

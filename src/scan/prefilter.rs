@@ -140,12 +140,27 @@ impl Prefilter {
         }
     }
 
-    /// Find the detectors whose literal occurs in `text` (into `scratch`); which markers occur.
-    pub fn candidates(&self, text: &[u8], scratch: &mut Scratch) -> Markers {
+    /// Find the detectors whose literal occurs in `text` (into `scratch`); which markers occur,
+    /// of the embedded-region markers in use for the file (`in_use`, as
+    /// [`embedded::markers_in_use`] says: the others are not looked for).
+    pub fn candidates(
+        &self,
+        text: &[u8],
+        scratch: &mut Scratch,
+        in_use: &[bool; embedded::MARKERS.len()],
+    ) -> Markers {
         let mut seen = std::mem::take(&mut scratch.seen);
         seen.clear();
         seen.resize(self.literals.len(), false);
+        // Markers not in use count as settled: not looked for, and reported absent.
+        let first_marker = self.detector_literals + 1;
+        for (k, used) in in_use.iter().enumerate() {
+            seen[first_marker + k] = !used;
+        }
         self.occurring(text, scratch, &mut seen);
+        for (k, used) in in_use.iter().enumerate() {
+            seen[first_marker + k] &= *used;
+        }
         let out = &mut scratch.candidates;
         out.clear();
         for (lit, _) in seen.iter().enumerate().filter(|(_, s)| **s) {
@@ -165,7 +180,7 @@ impl Prefilter {
 
     /// Mark in `seen` the literals that occur in `text`.
     fn occurring(&self, text: &[u8], scratch: &mut Scratch, seen: &mut [bool]) {
-        let mut missing = self.literals.len();
+        let mut missing = seen.iter().filter(|s| !**s).count();
         let mut at = 0;
         while at < text.len() && missing > 0 {
             let chunk = &text[at..(at + CHUNK + self.longest).min(text.len())];
@@ -224,12 +239,14 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    const ALL_MARKERS: [bool; embedded::MARKERS.len()] = [true; embedded::MARKERS.len()];
+
     /// The prefilter over one detector per literal: which literals it says occur.
     fn occurring(literals: &[&str], text: &[u8]) -> Vec<bool> {
         let anchors: Vec<Vec<String>> = literals.iter().map(|l| vec![l.to_string()]).collect();
         let p = Prefilter::new(&anchors, &vec![Vec::new(); literals.len()]);
         let mut scratch = Scratch::default();
-        p.candidates(text, &mut scratch);
+        p.candidates(text, &mut scratch, &ALL_MARKERS);
         let mut out = vec![false; literals.len()];
         for &d in scratch.candidates() {
             out[d] = true;
@@ -297,7 +314,7 @@ mod tests {
             } else {
                 b"a needl"
             };
-            p.candidates(text, &mut scratch);
+            p.candidates(text, &mut scratch, &ALL_MARKERS);
             hits += usize::from(!scratch.candidates().is_empty());
         }
         assert_eq!(hits, 70);
@@ -309,14 +326,27 @@ mod tests {
         let context = vec![vec!["runners".to_string()], Vec::new()];
         let p = Prefilter::new(&anchors, &context);
         let mut scratch = Scratch::default();
-        p.candidates(b"status only", &mut scratch);
+        p.candidates(b"status only", &mut scratch, &ALL_MARKERS);
         assert!(scratch.candidates().is_empty());
-        p.candidates(b"runners: status, jwks", &mut scratch);
+        p.candidates(b"runners: status, jwks", &mut scratch, &ALL_MARKERS);
         assert_eq!(scratch.candidates(), &[0, 1]);
-        assert_eq!(p.candidates(b"status", &mut scratch), Markers::default());
-        assert!(p.candidates(b"# uplint: ignore", &mut scratch).suppression);
-        let heredoc = p.candidates(b"cat <<EOF > config.toml", &mut scratch);
+        assert_eq!(
+            p.candidates(b"status", &mut scratch, &ALL_MARKERS),
+            Markers::default()
+        );
+        assert!(
+            p.candidates(b"# uplint: ignore", &mut scratch, &ALL_MARKERS)
+                .suppression
+        );
+        let heredoc = p.candidates(b"cat <<EOF > config.toml", &mut scratch, &ALL_MARKERS);
         assert!(heredoc.embedded && !heredoc.suppression);
+        // A marker not in use for the file is not looked for.
+        let mut no_heredocs = ALL_MARKERS;
+        no_heredocs[0] = false;
+        assert!(
+            !p.candidates(b"cat <<EOF > x", &mut scratch, &no_heredocs)
+                .embedded
+        );
     }
 
     proptest! {

@@ -59,12 +59,13 @@ fn class_of(kind: FileKind) -> Class {
 }
 
 /// The markers one of which a file must hold to have regions (a file without is done at once).
+/// The first three start regions only in some files (see [`markers_in_use`]).
 pub const MARKERS: [&str; 11] = [
     "<<",
+    "''",
+    "YAML.",
     ": |",
     ": >",
-    "''",
-    "%(",
     "config:",
     "GITLAB_OMNIBUS_CONFIG",
     "values",
@@ -73,19 +74,38 @@ pub const MARKERS: [&str; 11] = [
     "valuesObject",
 ];
 
+/// Which of the [`MARKERS`] can start a region in a file of this path and class: a heredoc's
+/// `<<` everywhere but in source code other than Ruby (a shift there), a Nix string's `''` in
+/// Nix files, a Ruby `%(…)` string handed to `YAML.load` in source code. Two-byte markers cost
+/// a search of the whole file, so those that cannot matter are not looked for.
+pub fn markers_in_use(path: &str, class: Class) -> [bool; MARKERS.len()] {
+    let ends = |suffix: &str| {
+        path.len() >= suffix.len()
+            && path.as_bytes()[path.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+    };
+    let code = class.kind == FileKind::Code;
+    let mut in_use = [true; MARKERS.len()];
+    in_use[0] = !code || ends(".rb") || ends(".rake");
+    in_use[1] = ends(".nix");
+    in_use[2] = code;
+    in_use
+}
+
 /// The embedded regions of a file, in order of their start.
 pub fn regions(path: &str, class: Class, text: &str) -> Vec<Region> {
     let b = text.as_bytes();
+    let in_use = markers_in_use(path, class);
     if !MARKERS
         .iter()
-        .any(|m| memchr::memmem::find(b, m.as_bytes()).is_some())
+        .zip(in_use)
+        .any(|(m, used)| used && memchr::memmem::find(b, m.as_bytes()).is_some())
     {
         return Vec::new();
     }
     regions_with_markers(path, class, text)
 }
 
-/// [`regions`] of a text known to hold one of the [`MARKERS`].
+/// [`regions`] of a text known to hold one of the [`MARKERS`] in use for it.
 pub fn regions_with_markers(path: &str, class: Class, text: &str) -> Vec<Region> {
     let mut out = Vec::new();
     if is_yaml_kind(class.kind) {
