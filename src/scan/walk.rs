@@ -15,6 +15,11 @@ use super::includes::{CiProject, ci_project};
 use super::{FileInput, FileResult, Report, Scanner, Scratch};
 use crate::syntax::FileKind;
 
+/// Up to this many files named on the command line are read in the calling thread: starting
+/// the walker's threads costs about 2 ms, which a few files do not pay back (measured: 16 files
+/// 4.1 ms in one thread, 5.5 ms in two; 64 files break even; 256 files 19.6 ms against 14.3 ms).
+const FILES_READ_IN_ONE_THREAD: usize = 48;
+
 /// How many bytes at the start of a file are checked for a NUL (binary files are skipped).
 const BINARY_PROBE: usize = 8 * 1024;
 
@@ -239,10 +244,14 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
         ci: &ci,
         acc: &acc,
     };
-    if paths.iter().all(|p| !p.is_dir()) {
+    let only_files = paths.iter().all(|p| !p.is_dir());
+    if only_files {
         // Files named one by one (a pre-commit hook's): no ignore file applies to a file given
-        // by name, and one thread reads them without the cost of starting others.
+        // by name, so none is read.
         builder.standard_filters(false);
+    }
+    if only_files && paths.len() <= FILES_READ_IN_ONE_THREAD {
+        // A few files: one thread reads them without the cost of starting others.
         let mut worker = workers.build();
         for entry in builder.build() {
             worker.visit(entry);
