@@ -5,6 +5,7 @@ use std::path::Path;
 
 use uplint::catalog::Catalog;
 use uplint::scan::{Options, Scanner, cmdline, graphql, yaml};
+use uplint::syntax::rest;
 
 /// The file names the `scan_file` target picks from with its first byte.
 const NAMES: &[&str] = &[
@@ -84,5 +85,28 @@ fn parser_regressions() {
             let _ = graphql::parse(&text);
             let _ = Catalog::from_texts(&[("fuzz.yml", &text)]);
         }
+    }
+}
+
+/// Through the same calls as the `rest_paths` target. One input, a template of many `*x`
+/// segments, took exponential time in the path matcher (it backtracked over every split).
+#[test]
+fn rest_paths_regressions() {
+    let all = inputs("rest_paths");
+    assert!(
+        !all.is_empty(),
+        "the slow input the rest_paths fuzzer found is kept"
+    );
+    for data in all {
+        let text = String::from_utf8_lossy(&data);
+        let (template, path) = text.split_once('\n').unwrap_or((&text, ""));
+        let _ = rest::path_matches(template, path, false);
+        let _ = rest::path_matches(template, path, true);
+        for line in text.lines() {
+            for (start, end, _) in rest::joined_strings(line) {
+                assert!(start <= end && end <= line.len());
+            }
+        }
+        let _ = rest::method_in(&text);
     }
 }

@@ -252,23 +252,35 @@ pub fn distinctive(template: &str) -> bool {
 /// Does a written path match a template? `:x` is one segment, `*x` one or more (a registry
 /// repository name such as `group/app`). `prefix`: the path may go on below the template.
 pub fn path_matches(template: &str, path: &str, prefix: bool) -> bool {
-    fn go(t: &[&str], p: &[&str], prefix: bool) -> bool {
-        match t.first() {
-            None => p.is_empty() || prefix,
-            Some(ts) if ts.starts_with('*') => (1..=p.len()).any(|n| go(&t[1..], &p[n..], prefix)),
-            Some(ts) => match p.first() {
-                Some(ps) if ts.starts_with(':') || ts == ps => go(&t[1..], &p[1..], prefix),
-                _ => false,
-            },
-        }
-    }
-    let t: Vec<&str> = template.split('/').filter(|s| !s.is_empty()).collect();
     let p: Vec<&str> = path
         .trim_end_matches('/')
         .split('/')
         .filter(|s| !s.is_empty())
         .collect();
-    go(&t, &p, prefix)
+    // at[j]: the template's segments read so far can end at path segment j (in time
+    // proportional to the product of the lengths, however many `*` segments there are).
+    let mut at = vec![false; p.len() + 1];
+    at[0] = true;
+    for ts in template.split('/').filter(|s| !s.is_empty()) {
+        let mut next = vec![false; p.len() + 1];
+        if ts.starts_with('*') {
+            // One or more segments.
+            let mut reachable = false;
+            for j in 1..=p.len() {
+                reachable |= at[j - 1];
+                next[j] = reachable;
+            }
+        } else {
+            for j in 0..p.len() {
+                next[j + 1] = at[j] && (ts.starts_with(':') || ts == p[j]);
+            }
+        }
+        at = next;
+        if !at.contains(&true) {
+            return false;
+        }
+    }
+    at[p.len()] || (prefix && at.contains(&true))
 }
 
 /// The call expression around `at` in code: from the start of the line that opens the innermost
@@ -787,6 +799,14 @@ mod tests {
             false
         ));
         assert!(!path_matches(reg, "/v2/tags/reference/v1", false));
+        // Several `*` segments: each takes one or more segments, wherever they fall.
+        let many = "/*a/x/*b/y";
+        assert!(path_matches(many, "/1/2/x/3/y", false));
+        assert!(path_matches(many, "/1/x/2/x/3/y", false));
+        assert!(!path_matches(many, "/x/3/y", false));
+        assert!(!path_matches(many, "/1/x/y", false));
+        assert!(path_matches(many, "/1/x/2/y/z", true));
+        assert!(!path_matches(many, "/1/x/2/y/z", false));
     }
 
     #[test]
