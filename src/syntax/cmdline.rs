@@ -11,22 +11,35 @@
 //! through it (`register_cmd: >- gitlab-runner register …` then `{{ register_cmd }} --locked`):
 //! the words after such a use belong to the stored command ([`Command::alias`]).
 
+use std::borrow::Cow;
 use std::rc::Rc;
 
-/// One word of a command line, unquoted, with its byte range in the file.
+/// One word of a command line, unquoted, with its byte range in the file. A word written
+/// without quotes or escapes is borrowed from the file's text.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Word {
-    pub text: String,
+pub struct Word<'t> {
+    pub text: Cow<'t, str>,
     pub start: usize,
     pub end: usize,
 }
 
+impl<'t> Word<'t> {
+    /// The word written at `start..end` of `text`, as written.
+    fn at(text: &'t str, start: usize, end: usize) -> Self {
+        Word {
+            text: Cow::Borrowed(&text[start..end]),
+            start,
+            end,
+        }
+    }
+}
+
 /// A command: the program word, the subcommand and the words after it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Command {
-    pub program: Word,
-    pub subcommand: Word,
-    pub args: Args,
+pub struct Command<'t> {
+    pub program: Word<'t>,
+    pub subcommand: Word<'t>,
+    pub args: Args<'t>,
     /// The command is the use of a variable that stores a command (`{{ register_cmd }}`): its
     /// program and subcommand are both that use.
     pub alias: bool,
@@ -35,13 +48,13 @@ pub struct Command {
 /// The words after a command's subcommand: a view of the words parsed once for the program's
 /// occurrence (several subcommands are looked for in the same occurrences), not a copy.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Args {
-    words: Rc<[Word]>,
+pub struct Args<'t> {
+    words: Rc<[Word<'t>]>,
     from: usize,
 }
 
-impl From<Vec<Word>> for Args {
-    fn from(words: Vec<Word>) -> Self {
+impl<'t> From<Vec<Word<'t>>> for Args<'t> {
+    fn from(words: Vec<Word<'t>>) -> Self {
         Args {
             words: words.into(),
             from: 0,
@@ -49,16 +62,16 @@ impl From<Vec<Word>> for Args {
     }
 }
 
-impl std::ops::Deref for Args {
-    type Target = [Word];
-    fn deref(&self) -> &[Word] {
+impl<'t> std::ops::Deref for Args<'t> {
+    type Target = [Word<'t>];
+    fn deref(&self) -> &[Word<'t>] {
         &self.words[self.from..]
     }
 }
 
-impl<'a> IntoIterator for &'a Args {
-    type Item = &'a Word;
-    type IntoIter = std::slice::Iter<'a, Word>;
+impl<'a, 't> IntoIterator for &'a Args<'t> {
+    type Item = &'a Word<'t>;
+    type IntoIter = std::slice::Iter<'a, Word<'t>>;
     fn into_iter(self) -> Self::IntoIter {
         self.iter()
     }
@@ -94,7 +107,7 @@ fn open_quote(text: &[u8], line_start: usize, pos: usize) -> Option<u8> {
 /// part of a path or image name: `/usr/bin/gitlab-runner`, `gitlab/gitlab-runner:alpine`) or as
 /// a variable named after it; then the uses of variables that store such a command.
 /// Options between the program and the subcommand (`--debug`) are skipped.
-pub fn find(text: &str, program: &str, subcommand: &str, yaml: bool) -> Vec<Command> {
+pub fn find<'t>(text: &'t str, program: &str, subcommand: &str, yaml: bool) -> Vec<Command<'t>> {
     find_in(
         text,
         &Occurrences::of(text, program, yaml),
@@ -105,10 +118,10 @@ pub fn find(text: &str, program: &str, subcommand: &str, yaml: bool) -> Vec<Comm
 
 /// The places a program is written as a command, each with the words after it: parsed once per
 /// program, then read for each subcommand.
-pub struct Occurrences(Vec<(usize, usize, Rc<[Word]>)>);
+pub struct Occurrences<'t>(Vec<(usize, usize, Rc<[Word<'t>]>)>);
 
-impl Occurrences {
-    pub fn of(text: &str, program: &str, yaml: bool) -> Occurrences {
+impl<'t> Occurrences<'t> {
+    pub fn of(text: &'t str, program: &str, yaml: bool) -> Occurrences<'t> {
         let starts = program_starts(text, program);
         Occurrences(
             starts
@@ -120,12 +133,12 @@ impl Occurrences {
 }
 
 /// Like [`find`], over the program's occurrences parsed before.
-pub fn find_in(
-    text: &str,
-    occurrences: &Occurrences,
+pub fn find_in<'t>(
+    text: &'t str,
+    occurrences: &Occurrences<'t>,
     subcommand: &str,
     yaml: bool,
-) -> Vec<Command> {
+) -> Vec<Command<'t>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     for (at, end, words) in &occurrences.0 {
@@ -147,11 +160,7 @@ pub fn find_in(
             continue;
         };
         out.push(Command {
-            program: Word {
-                text: text[at..end].to_string(),
-                start: at,
-                end,
-            },
+            program: Word::at(text, at, end),
             subcommand: sub,
             args,
             alias: false,
@@ -208,18 +217,14 @@ fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
 }
 
 /// A stored command's use at `at..end`: the use itself and the words after it.
-fn stored_use(text: &str, at: usize, end: usize, yaml: bool) -> (Word, Vec<Word>) {
-    let word = Word {
-        text: text[at..end].to_string(),
-        start: at,
-        end,
-    };
+fn stored_use(text: &str, at: usize, end: usize, yaml: bool) -> (Word<'_>, Vec<Word<'_>>) {
+    let word = Word::at(text, at, end);
     (word, command_words(text, at, end, yaml))
 }
 
 /// The words after the program that spans `at..end` (an exec-form list's items, or the words of
 /// the command line).
-fn command_words(text: &str, at: usize, end: usize, yaml: bool) -> Vec<Word> {
+fn command_words(text: &str, at: usize, end: usize, yaml: bool) -> Vec<Word<'_>> {
     let b = text.as_bytes();
     let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
     let enclosing = open_quote(b, line_start, at);
@@ -266,7 +271,7 @@ fn indent_of(line: &[u8]) -> usize {
 /// For a program named in a YAML `image:` value (a compose service, a container), the words of
 /// the `command:` or `args:` next to it: a string, a flow list or a block list. Likewise for a
 /// program that is a container's `command:` (its `args:`) or `entrypoint:` (its `command:`).
-fn image_command(text: &str, at: usize) -> Option<Vec<Word>> {
+fn image_command(text: &str, at: usize) -> Option<Vec<Word<'_>>> {
     let b = text.as_bytes();
     let (s, e) = line_around(b, at);
     let (col, key) = yaml_key(b, s, e)?;
@@ -346,7 +351,11 @@ fn image_command(text: &str, at: usize) -> Option<Vec<Word>> {
 /// The subcommand and arguments of the command of a runner image (see [`image_command`]). The
 /// command may start with a variable that stores the subcommand and its first arguments
 /// (`command: "{{ register_args }} --token x"` with `register_args: >- register --locked`).
-fn image_subcommand(text: &str, at: usize, subcommand: &str) -> Option<(Word, Vec<Word>)> {
+fn image_subcommand<'t>(
+    text: &'t str,
+    at: usize,
+    subcommand: &str,
+) -> Option<(Word<'t>, Vec<Word<'t>>)> {
     let mut it = image_command(text, at)?.into_iter();
     let w = it.by_ref().find(|w| !w.text.starts_with('-'))?;
     if w.text == subcommand {
@@ -364,7 +373,7 @@ fn image_subcommand(text: &str, at: usize, subcommand: &str) -> Option<(Word, Ve
 }
 
 /// The words of the YAML key `name:`'s value (a string or a block scalar), where it is set.
-fn stored_value(text: &str, name: &str) -> Option<Vec<Word>> {
+fn stored_value<'t>(text: &'t str, name: &str) -> Option<Vec<Word<'t>>> {
     let b = text.as_bytes();
     for at in memchr::memmem::find_iter(b, name.as_bytes()) {
         let (s, e) = line_around(b, at);
@@ -410,7 +419,7 @@ fn exec_form(b: &[u8], at: usize, end: usize, enclosing: Option<u8>) -> Option<u
 }
 
 /// The items of a flow list `[a, "b"]` from `i` to its `]` (before `end`).
-fn flow_items(text: &str, mut i: usize, end: usize) -> Vec<Word> {
+fn flow_items(text: &str, mut i: usize, end: usize) -> Vec<Word<'_>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     while i < end {
@@ -430,7 +439,7 @@ fn flow_items(text: &str, mut i: usize, end: usize) -> Vec<Word> {
                 .map_or(end, |k| body + k),
         };
         out.push(Word {
-            text: text[body..stop].trim().to_string(),
+            text: Cow::Borrowed(text[body..stop].trim()),
             start: body,
             end: stop,
         });
@@ -440,7 +449,7 @@ fn flow_items(text: &str, mut i: usize, end: usize) -> Vec<Word> {
 }
 
 /// The items of a block list (`- item` lines more indented than `col`) from `i`.
-fn block_items(text: &str, mut i: usize, col: usize) -> Vec<Word> {
+fn block_items(text: &str, mut i: usize, col: usize) -> Vec<Word<'_>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
     while i < b.len() {
@@ -467,7 +476,7 @@ fn block_items(text: &str, mut i: usize, col: usize) -> Vec<Word> {
             (start, item)
         };
         out.push(Word {
-            text: item.to_string(),
+            text: Cow::Borrowed(item),
             start,
             end: start + item.len(),
         });
@@ -696,9 +705,11 @@ fn plain_word_byte(c: u8) -> bool {
 }
 
 /// The words from `pos` to the end of the command.
-fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>) -> Vec<Word> {
+fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>) -> Vec<Word<'_>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
+    // The word being read, unquoted (one buffer for all the words).
+    let mut word = String::new();
     loop {
         // Blanks and line continuations.
         loop {
@@ -728,7 +739,7 @@ fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>)
         }
         // One word, with quotes removed.
         let start = i;
-        let mut word = String::new();
+        word.clear();
         let mut quote: Option<u8> = None;
         while let Some(&c) = b.get(i) {
             match quote {
@@ -791,8 +802,14 @@ fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>)
         if i == start {
             break;
         }
+        // Unquoting only removes bytes: a word as long as its span is written as it reads.
+        let text = if word.len() == i - start {
+            Cow::Borrowed(&text[start..i])
+        } else {
+            Cow::Owned(word.clone())
+        };
         out.push(Word {
-            text: word,
+            text,
             start,
             end: i,
         });
@@ -804,8 +821,8 @@ fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>)
 mod tests {
     use super::*;
 
-    fn args(c: &Command) -> Vec<&str> {
-        c.args.iter().map(|w| w.text.as_str()).collect()
+    fn args<'c>(c: &'c Command) -> Vec<&'c str> {
+        c.args.iter().map(|w| w.text.as_ref()).collect()
     }
 
     #[test]
@@ -822,6 +839,12 @@ mod tests {
                 "--locked=false"
             ]
         );
+        // Words written as they read are borrowed from the text; unquoted ones are copies.
+        assert!(matches!(
+            cmds[0].args[0].text,
+            Cow::Borrowed("--non-interactive")
+        ));
+        assert!(matches!(&cmds[0].args[2].text, Cow::Owned(w) if w == "docker,aws"));
         let locked = &cmds[0].args[3];
         assert_eq!(&t[locked.start..locked.start + 8], "--locked");
     }

@@ -22,10 +22,10 @@ pub struct FileCtx<'s, 'a> {
     json_objects: OnceCell<Vec<(usize, usize)>>,
     rest_api_base: OnceCell<bool>,
     /// Parsed command lines, by (program, subcommand).
-    commands: CommandCache,
+    commands: CommandCache<'a>,
     /// Where each program is written as a command, with its words, by program (shared by its
     /// subcommands).
-    occurrences: std::cell::RefCell<Vec<(String, std::rc::Rc<cmdline::Occurrences>)>>,
+    occurrences: std::cell::RefCell<Vec<(String, std::rc::Rc<cmdline::Occurrences<'a>>)>>,
     /// Offsets of substrings looked for, by substring.
     offsets: std::cell::RefCell<Vec<(String, std::rc::Rc<[usize]>)>>,
     /// REST calls, by (endpoint template, API, prefix).
@@ -42,7 +42,8 @@ type RestCallCache<'a> =
     std::cell::RefCell<Vec<((String, RestApi, bool), std::rc::Rc<Vec<rest::Call<'a>>>)>>;
 
 /// Command lines parsed per (program, subcommand), shared by the detectors of a file.
-type CommandCache = std::cell::RefCell<Vec<((String, String), std::rc::Rc<Vec<cmdline::Command>>)>>;
+type CommandCache<'a> =
+    std::cell::RefCell<Vec<((String, String), std::rc::Rc<Vec<cmdline::Command<'a>>>)>>;
 
 impl<'s, 'a> FileCtx<'s, 'a> {
     pub fn new(src: &'s Source<'a>) -> Self {
@@ -90,7 +91,11 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     }
 
     /// The `program subcommand` command lines of the file outside comments, parsed once.
-    pub fn commands(&self, program: &str, subcommand: &str) -> std::rc::Rc<Vec<cmdline::Command>> {
+    pub fn commands(
+        &self,
+        program: &str,
+        subcommand: &str,
+    ) -> std::rc::Rc<Vec<cmdline::Command<'a>>> {
         let key = (program.to_string(), subcommand.to_string());
         if let Some((_, c)) = self.commands.borrow().iter().find(|(k, _)| *k == key) {
             return c.clone();
