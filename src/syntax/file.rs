@@ -28,6 +28,8 @@ pub struct FileCtx<'s, 'a> {
     occurrences: std::cell::RefCell<Vec<(String, std::rc::Rc<cmdline::Occurrences<'a>>)>>,
     /// Offsets of substrings looked for, by substring.
     offsets: std::cell::RefCell<Vec<(String, std::rc::Rc<[usize]>)>>,
+    /// Whether substrings occur, by substring.
+    contains: std::cell::RefCell<Vec<(String, bool)>>,
     /// REST calls, by (endpoint template, API, prefix).
     rest_calls: RestCallCache<'a>,
     /// The jobs of the CI configuration the file belongs to (the project's `.gitlab-ci.yml`
@@ -58,6 +60,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             commands: std::cell::RefCell::new(Vec::new()),
             occurrences: std::cell::RefCell::new(Vec::new()),
             offsets: std::cell::RefCell::new(Vec::new()),
+            contains: std::cell::RefCell::new(Vec::new()),
             rest_calls: std::cell::RefCell::new(Vec::new()),
             ci_project: None,
             ci_jobs: OnceCell::new(),
@@ -135,6 +138,17 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         self.offsets
             .borrow_mut()
             .push((needle.to_string(), found.clone()));
+        found
+    }
+
+    /// Does `needle` occur in the file? Found once per file (the search stops at the first
+    /// occurrence).
+    pub fn contains(&self, needle: &str) -> bool {
+        if let Some((_, c)) = self.contains.borrow().iter().find(|(n, _)| n == needle) {
+            return *c;
+        }
+        let found = memchr::memmem::find(self.src.text.as_bytes(), needle.as_bytes()).is_some();
+        self.contains.borrow_mut().push((needle.to_string(), found));
         found
     }
 

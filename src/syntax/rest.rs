@@ -710,7 +710,7 @@ pub fn calls<'a>(
     // A client library's relative path whose only fixed segment is the first: `"runners"`,
     // `'geo_nodes/status'`.
     // A call's path holds every fixed segment of the template, as written in the file.
-    if fixed_segments(template).any(|s| ctx.offsets(s).is_empty()) {
+    if !fixed_segments(template).all(|s| ctx.contains(s)) {
         return Vec::new();
     }
     if code_like && fixed_segments(template).count() == 1 {
