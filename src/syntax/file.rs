@@ -1,7 +1,8 @@
 //! A file under scan: its source and the structures parsed from it on first use, shared by
 //! every detector that looks at the file.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
 
 use super::ci_jobs::Jobs;
 use super::classify::FileKind;
@@ -22,16 +23,16 @@ pub struct FileCtx<'s, 'a> {
     json_objects: OnceCell<Vec<(usize, usize)>>,
     rest_api_base: OnceCell<bool>,
     /// Parsed command lines, by (program, subcommand).
-    commands: CommandCache<'a>,
+    commands: Memo<(String, String), Rc<Vec<cmdline::Command<'a>>>>,
     /// Where each program is written as a command, with its words, by program (shared by its
     /// subcommands).
-    occurrences: std::cell::RefCell<Vec<(String, std::rc::Rc<cmdline::Occurrences<'a>>)>>,
+    occurrences: Memo<String, Rc<cmdline::Occurrences<'a>>>,
     /// Offsets of substrings looked for, by substring.
-    offsets: std::cell::RefCell<Vec<(String, std::rc::Rc<[usize]>)>>,
+    offsets: Memo<String, Rc<[usize]>>,
     /// Whether substrings occur, by substring.
-    contains: std::cell::RefCell<Vec<(String, bool)>>,
+    contains: Memo<String, bool>,
     /// REST calls, by (endpoint template, API, prefix).
-    rest_calls: RestCallCache<'a>,
+    rest_calls: Memo<(String, RestApi, bool), Rc<Vec<rest::Call<'a>>>>,
     /// The jobs of the CI configuration the file belongs to (the project's `.gitlab-ci.yml`
     /// with its local includes), when it is part of one.
     ci_project: Option<&'s Jobs>,
@@ -39,13 +40,28 @@ pub struct FileCtx<'s, 'a> {
     ci_jobs: OnceCell<Jobs>,
 }
 
-/// REST calls per (endpoint template, API, prefix), shared by the detectors of a file.
-type RestCallCache<'a> =
-    std::cell::RefCell<Vec<((String, RestApi, bool), std::rc::Rc<Vec<rest::Call<'a>>>)>>;
+/// Values made once per file and shared by its detectors, by key (a file asks for few keys, so
+/// a list is searched).
+struct Memo<K, V>(RefCell<Vec<(K, V)>>);
 
-/// Command lines parsed per (program, subcommand), shared by the detectors of a file.
-type CommandCache<'a> =
-    std::cell::RefCell<Vec<((String, String), std::rc::Rc<Vec<cmdline::Command<'a>>>)>>;
+impl<K, V> Default for Memo<K, V> {
+    fn default() -> Self {
+        Memo(RefCell::new(Vec::new()))
+    }
+}
+
+impl<K, V: Clone> Memo<K, V> {
+    /// The value whose key `is` recognises, made (and kept under `key()`) the first time.
+    /// `make` may use the file's other memos.
+    fn get(&self, is: impl Fn(&K) -> bool, key: impl FnOnce() -> K, make: impl FnOnce() -> V) -> V {
+        if let Some((_, v)) = self.0.borrow().iter().find(|(k, _)| is(k)) {
+            return v.clone();
+        }
+        let v = make();
+        self.0.borrow_mut().push((key(), v.clone()));
+        v
+    }
+}
 
 impl<'s, 'a> FileCtx<'s, 'a> {
     pub fn new(src: &'s Source<'a>) -> Self {
@@ -57,11 +73,11 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             sdk: OnceCell::new(),
             json_objects: OnceCell::new(),
             rest_api_base: OnceCell::new(),
-            commands: std::cell::RefCell::new(Vec::new()),
-            occurrences: std::cell::RefCell::new(Vec::new()),
-            offsets: std::cell::RefCell::new(Vec::new()),
-            contains: std::cell::RefCell::new(Vec::new()),
-            rest_calls: std::cell::RefCell::new(Vec::new()),
+            commands: Memo::default(),
+            occurrences: Memo::default(),
+            offsets: Memo::default(),
+            contains: Memo::default(),
+            rest_calls: Memo::default(),
             ci_project: None,
             ci_jobs: OnceCell::new(),
         }
@@ -94,62 +110,48 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     }
 
     /// The `program subcommand` command lines of the file outside comments, parsed once.
-    pub fn commands(
-        &self,
-        program: &str,
-        subcommand: &str,
-    ) -> std::rc::Rc<Vec<cmdline::Command<'a>>> {
-        let key = (program.to_string(), subcommand.to_string());
-        if let Some((_, c)) = self.commands.borrow().iter().find(|(k, _)| *k == key) {
-            return c.clone();
-        }
-        let cached = self
-            .occurrences
-            .borrow()
-            .iter()
-            .find(|(p, _)| p == program)
-            .map(|(_, o)| o.clone());
-        let occurrences = cached.unwrap_or_else(|| {
-            let o = std::rc::Rc::new(cmdline::Occurrences::of(
-                self.src.text,
-                program,
-                self.is_yaml(),
-            ));
-            self.occurrences
-                .borrow_mut()
-                .push((program.to_string(), o.clone()));
-            o
-        });
-        let mut found = cmdline::find_in(self.src.text, &occurrences, subcommand, self.is_yaml());
-        found.retain(|c| !self.src.in_comment(c.program.start));
-        let parsed = std::rc::Rc::new(found);
-        self.commands.borrow_mut().push((key, parsed.clone()));
-        parsed
+    pub fn commands(&self, program: &str, subcommand: &str) -> Rc<Vec<cmdline::Command<'a>>> {
+        self.commands.get(
+            |(p, s)| p == program && s == subcommand,
+            || (program.to_string(), subcommand.to_string()),
+            || {
+                let occurrences = self.occurrences.get(
+                    |p| p == program,
+                    || program.to_string(),
+                    || {
+                        Rc::new(cmdline::Occurrences::of(
+                            self.src.text,
+                            program,
+                            self.is_yaml(),
+                        ))
+                    },
+                );
+                let mut found =
+                    cmdline::find_in(self.src.text, &occurrences, subcommand, self.is_yaml());
+                found.retain(|c| !self.src.in_comment(c.program.start));
+                Rc::new(found)
+            },
+        )
     }
 
     /// The offsets of every occurrence of `needle` in the file, found once per file (the REST
     /// call search asks for the same path segments for many endpoint templates).
-    pub fn offsets(&self, needle: &str) -> std::rc::Rc<[usize]> {
-        if let Some((_, o)) = self.offsets.borrow().iter().find(|(n, _)| n == needle) {
-            return o.clone();
-        }
-        let found: std::rc::Rc<[usize]> =
-            memchr::memmem::find_iter(self.src.text.as_bytes(), needle.as_bytes()).collect();
-        self.offsets
-            .borrow_mut()
-            .push((needle.to_string(), found.clone()));
-        found
+    pub fn offsets(&self, needle: &str) -> Rc<[usize]> {
+        self.offsets.get(
+            |n| n == needle,
+            || needle.to_string(),
+            || memchr::memmem::find_iter(self.src.text.as_bytes(), needle.as_bytes()).collect(),
+        )
     }
 
     /// Does `needle` occur in the file? Found once per file (the search stops at the first
     /// occurrence).
     pub fn contains(&self, needle: &str) -> bool {
-        if let Some((_, c)) = self.contains.borrow().iter().find(|(n, _)| n == needle) {
-            return *c;
-        }
-        let found = memchr::memmem::find(self.src.text.as_bytes(), needle.as_bytes()).is_some();
-        self.contains.borrow_mut().push((needle.to_string(), found));
-        found
+        self.contains.get(
+            |n| n == needle,
+            || needle.to_string(),
+            || memchr::memmem::find(self.src.text.as_bytes(), needle.as_bytes()).is_some(),
+        )
     }
 
     /// The calls in the file whose URL matches an endpoint template ([`rest::calls`]), found
@@ -159,20 +161,12 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         template: &str,
         api: RestApi,
         prefix: bool,
-    ) -> std::rc::Rc<Vec<rest::Call<'a>>> {
-        if let Some((_, c)) = self
-            .rest_calls
-            .borrow()
-            .iter()
-            .find(|((t, a, p), _)| t == template && *a == api && *p == prefix)
-        {
-            return c.clone();
-        }
-        let found = std::rc::Rc::new(rest::calls(template, api, prefix, self));
-        self.rest_calls
-            .borrow_mut()
-            .push(((template.to_string(), api, prefix), found.clone()));
-        found
+    ) -> Rc<Vec<rest::Call<'a>>> {
+        self.rest_calls.get(
+            |(t, a, p)| t == template && *a == api && *p == prefix,
+            || (template.to_string(), api, prefix),
+            || Rc::new(rest::calls(template, api, prefix, self)),
+        )
     }
 
     /// Does the file spell out the REST API base (`BASE = ".../api/v4"`, `CI_API_V4_URL`), or
