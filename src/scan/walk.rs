@@ -200,6 +200,36 @@ fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
     options.open(path)
 }
 
+/// Read a regular file of at most `max` bytes into `buffer`: one open, one `fstat` for its type
+/// and size, one read. `Err`: why it was not read.
+fn read_file(path: &Path, max: u64, buffer: &mut Vec<u8>) -> Result<(), String> {
+    let file = open_without_blocking(path).map_err(|e| format!("cannot read: {e}"))?;
+    let m = file.metadata().map_err(|e| format!("cannot read: {e}"))?;
+    if !m.is_file() {
+        return Err("not a regular file (FIFO, socket or device): not read".to_string());
+    }
+    let too_big = |len: u64| {
+        format!(
+            "file is {} MiB, over the {} MiB limit: not read",
+            len / (1024 * 1024),
+            max / (1024 * 1024)
+        )
+    };
+    if m.len() > max {
+        return Err(too_big(m.len()));
+    }
+    buffer.clear();
+    // The length is a hint: a file that grows is read to its end, within the limit.
+    buffer.reserve(usize::try_from(m.len()).unwrap_or(0));
+    file.take(max + 1)
+        .read_to_end(buffer)
+        .map_err(|e| format!("cannot read: {e}"))?;
+    match buffer.len() as u64 {
+        len if len > max => Err(too_big(len)),
+        _ => Ok(()),
+    }
+}
+
 pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
     let acc = Mutex::new(Report::default());
     // Files a CI configuration includes are CI configuration, whatever their name.
@@ -328,37 +358,7 @@ impl Worker<'_> {
             }
         };
         let max = scanner.options().max_file_size;
-        // One open, one fstat for the type and size, one read into the worker's buffer.
-        let read = open_without_blocking(path).and_then(|f| {
-            let m = f.metadata()?;
-            if !m.is_file() {
-                return Ok(Err(
-                    "not a regular file (FIFO, socket or device): not read".to_string()
-                ));
-            }
-            if m.len() > max {
-                return Ok(Err(format!(
-                    "file is {} MiB, over the {} MiB limit: not read",
-                    m.len() / (1024 * 1024),
-                    max / (1024 * 1024)
-                )));
-            }
-            self.buffer.clear();
-            // The length is a hint: a file that grows is read to its end, within the limit.
-            self.buffer.reserve(usize::try_from(m.len()).unwrap_or(0));
-            f.take(max + 1).read_to_end(&mut self.buffer)?;
-            Ok(Ok(()))
-        });
-        let problem = match read {
-            Ok(Ok(())) if self.buffer.len() as u64 > max => Some(format!(
-                "file is over the {} MiB limit: not read",
-                max / (1024 * 1024)
-            )),
-            Ok(Ok(())) => None,
-            Ok(Err(message)) => Some(message),
-            Err(e) => Some(format!("cannot read: {e}")),
-        };
-        if let Some(message) = problem {
+        if let Err(message) = read_file(path, max, &mut self.buffer) {
             out.errors.push(FileError {
                 path: shown.to_string(),
                 message,
