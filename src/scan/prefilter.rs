@@ -342,7 +342,8 @@ mod tests {
         assert!(heredoc.embedded && !heredoc.suppression);
         // A marker not in use for the file is not looked for.
         let mut no_heredocs = ALL_MARKERS;
-        no_heredocs[0] = false;
+        let heredoc_marker = embedded::MARKERS.iter().position(|m| *m == "<<").unwrap();
+        no_heredocs[heredoc_marker] = false;
         assert!(
             !p.candidates(b"cat <<EOF > x", &mut scratch, &no_heredocs)
                 .embedded

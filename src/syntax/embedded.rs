@@ -59,7 +59,7 @@ fn class_of(kind: FileKind) -> Class {
 }
 
 /// The markers one of which a file must hold to have regions (a file without is done at once).
-/// The first three start regions only in some files (see [`markers_in_use`]).
+/// Some start regions only in some files (see [`markers_in_use`]).
 pub const MARKERS: [&str; 11] = [
     "<<",
     "''",
@@ -74,21 +74,44 @@ pub const MARKERS: [&str; 11] = [
     "valuesObject",
 ];
 
-/// Which of the [`MARKERS`] can start a region in a file of this path and class: a heredoc's
-/// `<<` everywhere but in source code other than Ruby (a shift there), a Nix string's `''` in
-/// Nix files, a Ruby `%(…)` string handed to `YAML.load` in source code. Two-byte markers cost
-/// a search of the whole file, so those that cannot matter are not looked for.
-pub fn markers_in_use(path: &str, class: Class) -> [bool; MARKERS.len()] {
+/// The forms of region that a file of this path and class can hold beyond those every file can
+/// (one place for the conditions, read by [`markers_in_use`] and [`regions_with_markers`]).
+struct Forms {
+    /// Heredocs: everywhere but in source code other than Ruby (where `a<<b` is a shift).
+    heredocs: bool,
+    /// Nix indented strings: in Nix files.
+    nix_strings: bool,
+    /// Ruby `%(…)` strings handed to `YAML.load`: in source code.
+    ruby_percent_strings: bool,
+    /// Terraform/HCL values.
+    hcl: bool,
+}
+
+fn forms(path: &str, class: Class) -> Forms {
     let ends = |suffix: &str| {
         path.len() >= suffix.len()
             && path.as_bytes()[path.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
     };
     let code = class.kind == FileKind::Code;
-    let mut in_use = [true; MARKERS.len()];
-    in_use[0] = !code || ends(".rb") || ends(".rake");
-    in_use[1] = ends(".nix");
-    in_use[2] = code;
-    in_use
+    Forms {
+        heredocs: !code || ends(".rb") || ends(".rake"),
+        nix_strings: ends(".nix"),
+        ruby_percent_strings: code,
+        hcl: ends(".tf") || ends(".hcl"),
+    }
+}
+
+/// Which of the [`MARKERS`] can start a region in a file of this path and class: the marker of
+/// a form the file cannot hold is not looked for (a two-byte marker costs a search of the whole
+/// file).
+pub fn markers_in_use(path: &str, class: Class) -> [bool; MARKERS.len()] {
+    let forms = forms(path, class);
+    MARKERS.map(|m| match m {
+        "<<" => forms.heredocs,
+        "''" => forms.nix_strings,
+        "YAML." => forms.ruby_percent_strings,
+        _ => true,
+    })
 }
 
 /// The embedded regions of a file, in order of their start.
@@ -111,19 +134,17 @@ pub fn regions_with_markers(path: &str, class: Class, text: &str) -> Vec<Region>
     if is_yaml_kind(class.kind) {
         yaml_regions(text, &mut out);
     }
-    let lower = path.to_ascii_lowercase();
-    let hcl = lower.ends_with(".tf") || lower.ends_with(".hcl");
-    // Heredocs: in everything but source code other than Ruby (where `a<<b` is a shift).
-    if class.kind != FileKind::Code || lower.ends_with(".rb") || lower.ends_with(".rake") {
-        heredocs(text, hcl, &mut out);
+    let forms = forms(path, class);
+    if forms.heredocs {
+        heredocs(text, forms.hcl, &mut out);
     }
-    if lower.ends_with(".nix") {
+    if forms.nix_strings {
         nix_strings(text, &mut out);
     }
-    if class.kind == FileKind::Code {
+    if forms.ruby_percent_strings {
         ruby_percent_strings(text, &mut out);
     }
-    if hcl {
+    if forms.hcl {
         hcl_values(text, &mut out);
     }
     omnibus_config_strings(text, &mut out);
