@@ -82,6 +82,10 @@ struct Url<'t> {
     query: &'t str,
     /// The URL shows the REST API (`/api/v4`, or an API base variable).
     api: bool,
+    /// The path goes on as a pattern after a `/` (a regular expression's `(…)` or `[…]`:
+    /// `"^/api/v4/runners/(.*)/reset_authentication_token$"`): which endpoint it is is not
+    /// written.
+    pattern: bool,
 }
 
 fn is_url_byte(c: u8) -> bool {
@@ -142,12 +146,14 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
             }
         }
     };
+    let pattern = end > start && b[end - 1] == b'/' && matches!(b.get(end), Some(b'(' | b'['));
     Url {
         start,
         end,
         path,
         query,
         api,
+        pattern,
     }
 }
 
@@ -672,7 +678,7 @@ pub fn calls<'a>(
     // hands it to one, and the builder shows the API.
     let mut push = |start: usize, end: usize, url: &Url, relative: bool| -> bool {
         // Cheapest checks first: the path, then overlap, then comments.
-        if !path_matches(template, url.path, prefix) {
+        if url.pattern || !path_matches(template, url.path, prefix) {
             return false;
         }
         // A path handed to a client's request builder (`gl.http_post("/runners", …)`) shows
@@ -821,6 +827,11 @@ mod tests {
         assert_eq!(u.query, "ref=main&sha=abc");
         let t = "fetch('/users/sign_in')";
         assert!(!url_at(t, t.find("/users").unwrap()).api);
+        // A regular expression over paths names no one endpoint.
+        let t = r#"regexp.MustCompilePOSIX("^/api/v4/runners/(.*)/reset_authentication_token$")"#;
+        assert!(url_at(t, t.find("/runners").unwrap()).pattern);
+        let t = r#"if r.URL.Path != "/api/v4/runners" {"#;
+        assert!(!url_at(t, t.find("/runners").unwrap()).pattern);
     }
 
     #[test]
