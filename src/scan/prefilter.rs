@@ -106,7 +106,7 @@ impl Prefilter {
     /// `anchors[i]`: the literals of which detector `i` needs one; `context[i]`: the literals
     /// of which it also needs one (empty: none).
     pub fn new(anchors: &[Vec<String>], context: &[Vec<String>]) -> Self {
-        // Every distinct literal once; the suppression marker last.
+        // Every distinct literal once, then the suppression marker and the region markers.
         fn index_of<'a>(unique: &mut Vec<&'a str>, lit: &'a str) -> usize {
             unique.iter().position(|u| *u == lit).unwrap_or_else(|| {
                 unique.push(lit);
