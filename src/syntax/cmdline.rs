@@ -362,7 +362,6 @@ fn image_subcommand<'t>(
         return Some((w, it.collect()));
     }
     let name = variable_refs(&w.text)
-        .into_iter()
         .find(|&(s, e, _)| s == 0 && e == w.text.len())?
         .2;
     let mut stored = stored_value(text, name)?.into_iter();
@@ -512,6 +511,10 @@ fn program_variables(text: &str, program: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut squashed = String::new();
     for (at, end, name) in variable_refs(text) {
+        // Squashing only removes bytes: a shorter name cannot hold the program's.
+        if name.len() < want.len() {
+            continue;
+        }
         squash_into(name, &mut squashed);
         if squashed.contains(&want) {
             out.push((at, end));
@@ -522,14 +525,13 @@ fn program_variables(text: &str, program: &str) -> Vec<(usize, usize)> {
 
 /// Every variable use in `text`: `{{ name }}` (a plain name or dotted path, no filters),
 /// `$name`, `${name}`. (start, end, name).
-fn variable_refs(text: &str) -> Vec<(usize, usize, &str)> {
+fn variable_refs(text: &str) -> impl Iterator<Item = (usize, usize, &str)> {
     let b = text.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
-    let mut out = Vec::new();
-    for at in memchr::memchr2_iter(b'{', b'$', b) {
+    memchr::memchr2_iter(b'{', b'$', b).filter_map(move |at| {
         if b[at] == b'{' {
             if b.get(at + 1) != Some(&b'{') || (at > 0 && b[at - 1] == b'{') {
-                continue;
+                return None;
             }
             let mut i = at + 2;
             while b.get(i) == Some(&b' ') {
@@ -543,9 +545,7 @@ fn variable_refs(text: &str) -> Vec<(usize, usize, &str)> {
             while b.get(i) == Some(&b' ') {
                 i += 1;
             }
-            if e > s && b[i..].starts_with(b"}}") {
-                out.push((at, i + 2, &text[s..e]));
-            }
+            (e > s && b[i..].starts_with(b"}}")).then(|| (at, i + 2, &text[s..e]))
         } else {
             let braced = b.get(at + 1) == Some(&b'{');
             let s = at + 1 + usize::from(braced);
@@ -554,18 +554,16 @@ fn variable_refs(text: &str) -> Vec<(usize, usize, &str)> {
                 i += 1;
             }
             if i == s || braced && b.get(i) != Some(&b'}') {
-                continue;
+                return None;
             }
-            out.push((at, i + usize::from(braced), &text[s..i]));
+            Some((at, i + usize::from(braced), &text[s..i]))
         }
-    }
-    out
+    })
 }
 
 /// The uses of the variable `name` (`{{ name }}`, `$name`, `${name}`).
 fn variable_uses(text: &str, name: &str) -> Vec<(usize, usize)> {
     variable_refs(text)
-        .into_iter()
         .filter(|(_, _, n)| *n == name)
         .map(|(s, e, _)| (s, e))
         .collect()
