@@ -330,7 +330,7 @@ impl Pattern {
 /// `word` standing alone outside comments (not preceded or followed by a byte `is_word`
 /// accepts): variables, metric names, literals, environment variables.
 pub fn word_hits(word: &str, ctx: &FileCtx, is_word: fn(u8) -> bool) -> Vec<Hit> {
-    crate::syntax::word_offsets(ctx.src.text, word, is_word)
+    ctx.word_offsets(word, is_word)
         .filter(|&at| !ctx.src.in_comment(at))
         .map(|at| Hit::new(at, at + word.len(), word))
         .collect()

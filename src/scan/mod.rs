@@ -20,8 +20,8 @@ pub use finding::{FileError, Finding, Severity, Status, Summary};
 pub use sink::{UNUSED_SUPPRESSION, UnusedSuppression};
 
 use crate::catalog::{Catalog, Entry, Pattern};
-use crate::syntax::FileCtx;
 use crate::syntax::source::Source;
+use crate::syntax::{FileCtx, FirstOffsets};
 use crate::version::ServiceVersion;
 use sink::{Produced, Sink};
 
@@ -283,7 +283,13 @@ impl Scanner {
         }
         let class = classify::sniff(class, text);
         let src = Source::new(path, text, class);
-        let ctx = FileCtx::new(&src).with_ci_project(file.ci_project);
+        let first = FirstOffsets {
+            index: self.prefilter.index(),
+            first: scratch.prefilter.first_offsets(),
+        };
+        let ctx = FileCtx::new(&src)
+            .with_ci_project(file.ci_project)
+            .with_first_offsets(first, true);
         let mut sink = Sink::new(self);
         self.detect(candidates, &ctx, &mut sink);
         sink::parse_notes(&ctx, &mut result.errors);
@@ -300,11 +306,13 @@ impl Scanner {
         for region in regions {
             let inner = embedded::isolate(text, &region);
             let inner_src = Source::new(region.file_name(), &inner, region.class);
-            self.detect(candidates, &FileCtx::new(&inner_src), &mut sink);
+            let inner_ctx = FileCtx::new(&inner_src).with_first_offsets(first, false);
+            self.detect(candidates, &inner_ctx, &mut sink);
             for nested in embedded::regions(region.file_name(), region.class, &inner) {
                 let nested_text = embedded::isolate(&inner, &nested);
                 let nested_src = Source::new(nested.file_name(), &nested_text, nested.class);
-                self.detect(candidates, &FileCtx::new(&nested_src), &mut sink);
+                let nested_ctx = FileCtx::new(&nested_src).with_first_offsets(first, false);
+                self.detect(candidates, &nested_ctx, &mut sink);
             }
         }
         sink.finish(&src, markers.suppression, result);

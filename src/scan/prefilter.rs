@@ -49,6 +49,8 @@ pub struct Prefilter {
     users: Vec<Vec<usize>>,
     /// detector index → literal indices of which one must also occur (empty: none).
     context: Vec<Vec<usize>>,
+    /// The detector literals, sorted, with their indices.
+    index: Vec<(Box<str>, usize)>,
 }
 
 /// A worker's scratch space: the stamp table, which literals occur, and the candidates of the
@@ -59,6 +61,8 @@ pub struct Scratch {
     /// The number of the current chunk (never 0 while a chunk is read: 0 is "never").
     stamp: u16,
     seen: Vec<bool>,
+    /// Per literal, where it first occurs in the last file (`usize::MAX`: nowhere).
+    first: Vec<usize>,
     candidates: Vec<usize>,
 }
 
@@ -68,6 +72,7 @@ impl Default for Scratch {
             stamps: vec![0; 1 << HASH_BITS],
             stamp: 0,
             seen: Vec::new(),
+            first: Vec::new(),
             candidates: Vec::new(),
         }
     }
@@ -77,6 +82,12 @@ impl Scratch {
     /// The detectors whose literals occur in the last file (sorted, unique).
     pub fn candidates(&self) -> &[usize] {
         &self.candidates
+    }
+
+    /// Per literal of the prefilter, where it first occurs in the last file (`usize::MAX`:
+    /// nowhere); [`Prefilter::index`] says which literal is where.
+    pub fn first_offsets(&self) -> &[usize] {
+        &self.first
     }
 
     /// Start a new chunk: a stamp no entry of the table has yet.
@@ -131,13 +142,25 @@ impl Prefilter {
                 users[lit].push(detector);
             }
         }
+        let mut index: Vec<(Box<str>, usize)> = unique[..detector_literals]
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (Box::from(*l), i))
+            .collect();
+        index.sort_unstable();
         Self {
+            index,
             literals: unique.iter().map(|l| Literal::new(l)).collect(),
             detector_literals,
             longest: unique.iter().map(|l| l.len()).max().unwrap_or(0),
             users,
             context,
         }
+    }
+
+    /// The detector literals, sorted, each with its index into [`Scratch::first_offsets`].
+    pub fn index(&self) -> &[(Box<str>, usize)] {
+        &self.index
     }
 
     /// Find the detectors whose literal occurs in `text` (into `scratch`); which markers occur,
@@ -157,7 +180,11 @@ impl Prefilter {
         for (k, used) in in_use.iter().enumerate() {
             seen[first_marker + k] = !used;
         }
-        self.occurring(text, scratch, &mut seen);
+        let mut first = std::mem::take(&mut scratch.first);
+        first.clear();
+        first.resize(self.literals.len(), usize::MAX);
+        self.occurring(text, scratch, &mut seen, &mut first);
+        scratch.first = first;
         for (k, used) in in_use.iter().enumerate() {
             seen[first_marker + k] &= *used;
         }
@@ -178,8 +205,16 @@ impl Prefilter {
         markers
     }
 
-    /// Mark in `seen` the literals that occur in `text`.
-    fn occurring(&self, text: &[u8], scratch: &mut Scratch, seen: &mut [bool]) {
+    /// Mark in `seen` the literals that occur in `text`, and note in `first` where each first
+    /// occurs (chunks are read in order, and a literal is confirmed in the first chunk where it
+    /// starts: the search's first hit there is the first in the text).
+    fn occurring(
+        &self,
+        text: &[u8],
+        scratch: &mut Scratch,
+        seen: &mut [bool],
+        first: &mut [usize],
+    ) {
         let mut missing = seen.iter().filter(|s| !**s).count();
         let mut at = 0;
         while at < text.len() && missing > 0 {
@@ -187,12 +222,18 @@ impl Prefilter {
             let stamp = scratch.next_stamp();
             stamp_trigrams(chunk, &mut scratch.stamps, stamp);
             let stamps = &scratch.stamps;
-            for (lit, found) in self.literals.iter().zip(seen.iter_mut()) {
-                if !*found
-                    && lit.hashes.iter().all(|&h| stamps[h] == stamp)
-                    && lit.finder.find(chunk).is_some()
-                {
+            for ((lit, found), first) in self
+                .literals
+                .iter()
+                .zip(seen.iter_mut())
+                .zip(first.iter_mut())
+            {
+                if *found || !lit.hashes.iter().all(|&h| stamps[h] == stamp) {
+                    continue;
+                }
+                if let Some(pos) = lit.finder.find(chunk) {
                     *found = true;
+                    *first = at + pos;
                     missing -= 1;
                 }
             }
@@ -254,6 +295,29 @@ mod tests {
         out
     }
 
+    /// Where the prefilter says each literal first occurs (`None`: nowhere).
+    fn first_offsets(literals: &[&str], text: &[u8]) -> Vec<Option<usize>> {
+        let anchors: Vec<Vec<String>> = literals.iter().map(|l| vec![l.to_string()]).collect();
+        let p = Prefilter::new(&anchors, &vec![Vec::new(); literals.len()]);
+        let mut scratch = Scratch::default();
+        p.candidates(text, &mut scratch, &ALL_MARKERS);
+        literals
+            .iter()
+            .map(|l| {
+                let i = p.index()[p.index().binary_search_by(|(t, _)| (**t).cmp(l)).unwrap()].1;
+                let at = scratch.first_offsets()[i];
+                (at != usize::MAX).then_some(at)
+            })
+            .collect()
+    }
+
+    fn naive_first(literals: &[&str], text: &[u8]) -> Vec<Option<usize>> {
+        literals
+            .iter()
+            .map(|l| memchr::memmem::find(text, l.as_bytes()))
+            .collect()
+    }
+
     fn naive(literals: &[&str], text: &[u8]) -> Vec<bool> {
         literals
             .iter()
@@ -284,6 +348,11 @@ mod tests {
                 assert_eq!(
                     occurring(LITERALS, &text),
                     naive(LITERALS, &text),
+                    "{lit}@{start}"
+                );
+                assert_eq!(
+                    first_offsets(LITERALS, &text),
+                    naive_first(LITERALS, &text),
                     "{lit}@{start}"
                 );
             }
@@ -373,6 +442,10 @@ mod tests {
             prop_assert_eq!(
                 occurring(LITERALS, text.as_bytes()),
                 naive(LITERALS, text.as_bytes())
+            );
+            prop_assert_eq!(
+                first_offsets(LITERALS, text.as_bytes()),
+                naive_first(LITERALS, text.as_bytes())
             );
         }
     }

@@ -13,9 +13,37 @@ use super::sdk::{self, SdkFile};
 use super::source::Source;
 use super::yaml::{self, Doc};
 
+/// Where some literals first occur in a file, found by one pass over the whole file before any
+/// detector runs (the scanner's prefilter). A region of the file (a copy blank outside it) holds
+/// no literal the file lacks, and holds none earlier than the file does.
+#[derive(Clone, Copy)]
+pub struct FirstOffsets<'s> {
+    /// The literals, sorted, each with its index into `first`.
+    pub index: &'s [(Box<str>, usize)],
+    /// Per literal, the offset of its first occurrence; `usize::MAX` where it does not occur.
+    pub first: &'s [usize],
+}
+
+impl FirstOffsets<'_> {
+    /// `None`: `needle` is not one of the literals; `Some(None)`: it does not occur;
+    /// `Some(Some(at))`: it first occurs at `at`.
+    fn of(&self, needle: &str) -> Option<Option<usize>> {
+        let i = self
+            .index
+            .binary_search_by(|(lit, _)| (**lit).cmp(needle))
+            .ok()?;
+        let first = self.first[self.index[i].1];
+        Some((first != usize::MAX).then_some(first))
+    }
+}
+
 /// A file under scan, with its structure parsed on first use.
 pub struct FileCtx<'s, 'a> {
     pub src: &'s Source<'a>,
+    /// Where the literals of the prefilter first occur in the file, when it ran.
+    first: Option<FirstOffsets<'s>>,
+    /// `first` gives this text's own offsets (not the offsets of a file a region is part of).
+    first_is_own: bool,
     yaml: OnceCell<Doc>,
     graphql: OnceCell<Vec<graphql_docs::Doc>>,
     graphql_types: OnceCell<Vec<super::graphql_types::TypeField>>,
@@ -67,6 +95,8 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     pub fn new(src: &'s Source<'a>) -> Self {
         Self {
             src,
+            first: None,
+            first_is_own: false,
             yaml: OnceCell::new(),
             graphql: OnceCell::new(),
             graphql_types: OnceCell::new(),
@@ -87,6 +117,34 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     pub fn with_ci_project(mut self, jobs: Option<&'s Jobs>) -> Self {
         self.ci_project = jobs;
         self
+    }
+
+    /// Where literals first occur in this text (`own`) or in the file this text is a region of.
+    pub fn with_first_offsets(mut self, first: FirstOffsets<'s>, own: bool) -> Self {
+        self.first = Some(first);
+        self.first_is_own = own;
+        self
+    }
+
+    /// Where a search for `needle` can start: no occurrence is before it. `None`: `needle` does
+    /// not occur.
+    pub fn search_start(&self, needle: &str) -> Option<usize> {
+        match self.first.and_then(|f| f.of(needle)) {
+            None => Some(0),
+            Some(first) => first,
+        }
+    }
+
+    /// The offsets of `word` standing alone (not preceded or followed by a byte `is_word`
+    /// accepts) in the file, in order ([`word_offsets`], from where the word can first occur).
+    pub fn word_offsets<'w>(
+        &self,
+        word: &'w str,
+        is_word: fn(u8) -> bool,
+    ) -> impl Iterator<Item = usize> + use<'w, 'a> {
+        let text = self.src.text;
+        let start = self.search_start(word).unwrap_or(text.len());
+        word_offsets_from(text, start, word, is_word)
     }
 
     /// The CI jobs that judge this file's jobs: its project's (with `extends`, `default:` and
@@ -140,7 +198,14 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         self.offsets.get(
             |n| n == needle,
             || needle.to_string(),
-            || memchr::memmem::find_iter(self.src.text.as_bytes(), needle.as_bytes()).collect(),
+            || {
+                let Some(start) = self.search_start(needle) else {
+                    return Rc::from([]);
+                };
+                memchr::memmem::find_iter(&self.src.text.as_bytes()[start..], needle.as_bytes())
+                    .map(|at| start + at)
+                    .collect()
+            },
         )
     }
 
@@ -150,7 +215,18 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         self.contains.get(
             |n| n == needle,
             || needle.to_string(),
-            || memchr::memmem::find(self.src.text.as_bytes(), needle.as_bytes()).is_some(),
+            || match self.search_start(needle) {
+                None => false,
+                Some(_)
+                    if self.first_is_own && self.first.is_some_and(|f| f.of(needle).is_some()) =>
+                {
+                    true
+                }
+                Some(start) => {
+                    memchr::memmem::find(&self.src.text.as_bytes()[start..], needle.as_bytes())
+                        .is_some()
+                }
+            },
         )
     }
 
@@ -260,10 +336,87 @@ pub fn word_offsets<'t>(
     word: &'t str,
     is_word: fn(u8) -> bool,
 ) -> impl Iterator<Item = usize> + 't {
+    word_offsets_from(text, 0, word, is_word)
+}
+
+/// [`word_offsets`] at or after `start`.
+fn word_offsets_from<'t, 'w>(
+    text: &'t str,
+    start: usize,
+    word: &'w str,
+    is_word: fn(u8) -> bool,
+) -> impl Iterator<Item = usize> + use<'t, 'w> {
     let b = text.as_bytes();
-    memchr::memmem::find_iter(b, word.as_bytes()).filter(move |&at| {
-        let before = at == 0 || !is_word(b[at - 1]);
-        let after = b.get(at + word.len()).is_none_or(|&c| !is_word(c));
-        before && after
-    })
+    memchr::memmem::find_iter(&b[start..], word.as_bytes())
+        .map(move |at| start + at)
+        .filter(move |&at| {
+            let before = at == 0 || !is_word(b[at - 1]);
+            let after = b.get(at + word.len()).is_none_or(|&c| !is_word(c));
+            before && after
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::classify::classify;
+
+    const TEXT: &str = "RUNNER=1 echo $RUNNER_TOKEN\nexport RUNNER; echo RUNNER\n";
+
+    /// "RUNNER" first at 0, "ABSENT" nowhere (as the prefilter would say of this text).
+    fn first_offsets<'s>(index: &'s [(Box<str>, usize)], first: &'s [usize]) -> FirstOffsets<'s> {
+        FirstOffsets { index, first }
+    }
+
+    #[test]
+    fn searches_start_where_the_prefilter_first_found_a_literal() {
+        let src = Source::new("run.sh", TEXT, classify("run.sh").unwrap());
+        let index = [(Box::from("ABSENT"), 1), (Box::from("RUNNER"), 0)];
+        let plain = FileCtx::new(&src);
+        let expected: Vec<usize> = word_offsets(TEXT, "RUNNER", is_ident_byte).collect();
+        assert_eq!(expected, [0, 35, 48]);
+
+        // The true first offset: the same results as a search of the whole text.
+        let first = [0, usize::MAX];
+        let ctx = FileCtx::new(&src).with_first_offsets(first_offsets(&index, &first), true);
+        let found: Vec<usize> = ctx.word_offsets("RUNNER", is_ident_byte).collect();
+        assert_eq!(found, expected);
+        assert_eq!(&*ctx.offsets("RUNNER"), &*plain.offsets("RUNNER"));
+        assert!(ctx.contains("RUNNER") && plain.contains("RUNNER"));
+        // A literal the prefilter did not look for is searched for.
+        assert!(ctx.contains("export") && !ctx.contains("import"));
+        assert_eq!(ctx.search_start("export"), Some(0));
+
+        // A later first offset: the search starts there (what comes before is not read).
+        let first = [35, usize::MAX];
+        let ctx = FileCtx::new(&src).with_first_offsets(first_offsets(&index, &first), true);
+        let found: Vec<usize> = ctx.word_offsets("RUNNER", is_ident_byte).collect();
+        assert_eq!(found, [35, 48]);
+        assert_eq!(&*ctx.offsets("RUNNER"), &[35, 48]);
+
+        // Absent: no search at all.
+        assert_eq!(ctx.search_start("ABSENT"), None);
+        assert!(!ctx.contains("ABSENT"));
+        assert_eq!(ctx.word_offsets("ABSENT", is_ident_byte).count(), 0);
+    }
+
+    #[test]
+    fn a_region_is_searched_for_what_the_whole_file_holds() {
+        // A region: the file's text blank outside the region (here, outside the second line).
+        let region = format!("{}{}", " ".repeat(28), &TEXT[28..]);
+        let src = Source::new("run.sh", &region, classify("run.sh").unwrap());
+        let index = [
+            (Box::from("ABSENT"), 1),
+            (Box::from("RUNNER"), 0),
+            (Box::from("TOKEN"), 2),
+        ];
+        let first = [0, usize::MAX, 22];
+        let ctx = FileCtx::new(&src).with_first_offsets(first_offsets(&index, &first), false);
+        // In the file, not in the region: the region's own text decides.
+        assert!(!ctx.contains("TOKEN"));
+        assert!(ctx.contains("RUNNER"));
+        assert!(!ctx.contains("ABSENT"));
+        let found: Vec<usize> = ctx.word_offsets("RUNNER", is_ident_byte).collect();
+        assert_eq!(found, [35, 48]);
+    }
 }
