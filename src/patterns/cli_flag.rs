@@ -61,9 +61,12 @@ impl PatternKind for CliFlag {
         program(&self.command)
     }
 
-    /// The program, or the flag itself: the program may be held in a variable.
+    /// The program, or the flag itself: the program may be held in a variable. The environment
+    /// variable too, so that the prefilter tells whether it occurs.
     fn anchors(&self) -> Vec<String> {
-        vec![self.anchor(), self.flag.clone()]
+        let mut v = vec![self.anchor(), self.flag.clone()];
+        v.extend(self.env.iter().cloned());
+        v
     }
 
     fn literals(&self) -> Vec<String> {
@@ -92,7 +95,14 @@ impl PatternKind for CliFlag {
         let (program, sub) = program_and_subcommand(&self.command);
         let (flag, short) = (self.flag.as_str(), self.short.as_deref());
         let mut out = Vec::new();
-        for cmd in ctx.commands(program, sub).iter() {
+        // A flag is a word that starts with the flag as written (quotes only wrap it).
+        let written = ctx.contains(flag) || short.is_some_and(|s| ctx.contains(s));
+        let commands = if written {
+            ctx.commands(program, sub)
+        } else {
+            Default::default()
+        };
+        for cmd in commands.iter() {
             for w in &cmd.args {
                 // `--flag` or `--flag=value`.
                 let long = w.text.strip_prefix(flag).is_some_and(|rest| {
@@ -112,7 +122,7 @@ impl PatternKind for CliFlag {
         }
         // The environment variable the program reads for the flag: only in files that run it.
         if let Some(env) = &self.env
-            && ctx.src.text.contains(program)
+            && ctx.contains(program)
         {
             out.extend(word_hits(env, ctx, is_ident_byte));
         }
