@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::check::{Fields, is_ident};
 use super::{Hit, PatternKind, with_values};
-use crate::syntax::{FileCtx, FileKind, is_ident_byte, word_offsets};
+use crate::syntax::{FileCtx, FileKind, is_ident_byte};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct OmnibusSetting {
@@ -195,7 +195,7 @@ fn detect(key: &[String], values: &[String], ctx: &FileCtx) -> Vec<Hit> {
     let text = ctx.src.text;
     let shown = key_text(key);
     let mut out = Vec::new();
-    for at in word_offsets(text, &key[0], is_ident_byte) {
+    for at in ctx.word_offsets(&key[0], is_ident_byte) {
         if ctx.src.in_comment(at) {
             continue;
         }

@@ -113,7 +113,7 @@ impl PatternKind for SdkCall {
         let text = ctx.src.text;
         let b = text.as_bytes();
         let mut out = Vec::new();
-        for at in word_offsets(text, &self.call, is_ident_byte) {
+        for at in ctx.word_offsets(&self.call, is_ident_byte) {
             if at == 0 || b[at - 1] != b'.' || ctx.src.in_comment(at) {
                 continue;
             }
