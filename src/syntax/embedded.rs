@@ -77,6 +77,8 @@ pub const MARKERS: [&str; 11] = [
 /// The forms of region that a file of this path and class can hold beyond those every file can
 /// (one place for the conditions, read by [`markers_in_use`] and [`regions_with_markers`]).
 struct Forms {
+    /// Block scalars and mappings whose key says what they hold: in YAML files.
+    yaml: bool,
     /// Heredocs: everywhere but in source code other than Ruby (where `a<<b` is a shift).
     heredocs: bool,
     /// Nix indented strings: in Nix files.
@@ -94,6 +96,7 @@ fn forms(path: &str, class: Class) -> Forms {
     };
     let code = class.kind == FileKind::Code;
     Forms {
+        yaml: is_yaml_kind(class.kind),
         heredocs: !code || ends(".rb") || ends(".rake"),
         nix_strings: ends(".nix"),
         ruby_percent_strings: code,
@@ -110,6 +113,9 @@ pub fn markers_in_use(path: &str, class: Class) -> [bool; MARKERS.len()] {
         "<<" => forms.heredocs,
         "''" => forms.nix_strings,
         "YAML." => forms.ruby_percent_strings,
+        ": |" | ": >" | "config:" | "valuesObject" => forms.yaml,
+        "values" => forms.yaml || forms.hcl,
+        "set" | "yamlencode" => forms.hcl,
         _ => true,
     })
 }
@@ -131,10 +137,10 @@ pub fn regions(path: &str, class: Class, text: &str) -> Vec<Region> {
 /// [`regions`] of a text known to hold one of the [`MARKERS`] in use for it.
 pub fn regions_with_markers(path: &str, class: Class, text: &str) -> Vec<Region> {
     let mut out = Vec::new();
-    if is_yaml_kind(class.kind) {
+    let forms = forms(path, class);
+    if forms.yaml {
         yaml_regions(text, &mut out);
     }
-    let forms = forms(path, class);
     if forms.heredocs {
         heredocs(text, forms.hcl, &mut out);
     }
@@ -793,6 +799,55 @@ fn hcl_set_as_yaml(out: &mut [u8], r: &Region) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every region of every fixture file starts where one of the markers in use for the file
+    /// occurs: a file that holds none has no region, whatever its kind (before or after
+    /// sniffing: YAML sniffed as Helm values looks for the same markers).
+    #[test]
+    fn a_file_with_regions_holds_a_marker_in_use() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for e in std::fs::read_dir(dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p, out);
+                } else {
+                    out.push(p);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests"),
+            &mut files,
+        );
+        let mut with_regions = 0;
+        for f in files {
+            let path = f.to_string_lossy();
+            let (Some(class), Ok(text)) = (classify::classify(&path), std::fs::read_to_string(&f))
+            else {
+                continue;
+            };
+            let sniffed = classify::sniff(class, &text);
+            assert_eq!(
+                markers_in_use(&path, class),
+                markers_in_use(&path, sniffed),
+                "{path}"
+            );
+            if regions_with_markers(&path, sniffed, &text).is_empty() {
+                continue;
+            }
+            with_regions += 1;
+            let marked = MARKERS
+                .iter()
+                .zip(markers_in_use(&path, class))
+                .any(|(m, used)| used && text.contains(m));
+            assert!(marked, "{path} has regions but none of the markers in use");
+        }
+        assert!(
+            with_regions >= 15,
+            "{with_regions} fixture files with regions"
+        );
+    }
 
     fn found(path: &str, text: &str) -> Vec<(FileKind, String)> {
         let class = classify::classify(path).unwrap();
