@@ -3,9 +3,10 @@
 //!
 //! How: the file is read in chunks of [`CHUNK`] bytes (each extended by the longest literal, so
 //! that an occurrence starting in a chunk ends in it). For a chunk, the hashes of all its
-//! three-byte sequences are stamped into a table; a literal that is not yet known to occur, and
-//! all of whose three-byte sequences are stamped, is then searched for in the chunk with a
-//! SIMD substring search. The stamps are a filter without false negatives (a literal in the
+//! four-byte sequences are stamped into a table; a literal that is not yet known to occur, and
+//! all of whose four-byte sequences are stamped, is then searched for in the chunk with a
+//! SIMD substring search (a literal under four bytes has no sequence, and is searched for in
+//! each chunk until found). The stamps are a filter without false negatives (a literal in the
 //! chunk has all its sequences in it), and the search confirms, so the result is exact: the
 //! set of literals that occur in the text. A literal found once is not looked for again, so
 //! the common words that occur in every file cost one search each, not one per occurrence.
@@ -18,7 +19,7 @@ use memchr::memmem::Finder;
 
 use crate::syntax::embedded;
 
-/// Bytes per chunk: small enough that a chunk's three-byte sequences fill a small part of the
+/// Bytes per chunk: small enough that a chunk's four-byte sequences fill a small part of the
 /// table (so a literal absent from the chunk is rarely searched for), large enough that the
 /// per-chunk checks of the literals cost little.
 const CHUNK: usize = 16 * 1024;
@@ -26,13 +27,15 @@ const CHUNK: usize = 16 * 1024;
 /// log2 of the stamp table's size: 32 Ki entries of 2 bytes, within the first-level cache.
 const HASH_BITS: u32 = 15;
 
-/// The hash of the three bytes at the low end of `w` (the higher bytes are ignored).
+/// The hash of four bytes. (Four, not three: `runners` has all its three-byte sequences in a
+/// text that holds `runner_id` and `users` but not `runners`, and was searched for in vain in
+/// every chunk of such a text.)
 #[inline(always)]
-fn trigram_hash(w: u32) -> usize {
-    ((w & 0x00FF_FFFF).wrapping_mul(0x9E37_79B1) >> (32 - HASH_BITS)) as usize
+fn gram_hash(w: u32) -> usize {
+    (w.wrapping_mul(0x9E37_79B1) >> (32 - HASH_BITS)) as usize
 }
 
-/// One literal: its searcher and the distinct hashes of its three-byte sequences.
+/// One literal: its searcher and the distinct hashes of its four-byte sequences.
 struct Literal {
     finder: Finder<'static>,
     hashes: Vec<usize>,
@@ -220,7 +223,7 @@ impl Prefilter {
         while at < text.len() && missing > 0 {
             let chunk = &text[at..(at + CHUNK + self.longest).min(text.len())];
             let stamp = scratch.next_stamp();
-            stamp_trigrams(chunk, &mut scratch.stamps, stamp);
+            stamp_grams(chunk, &mut scratch.stamps, stamp);
             let stamps = &scratch.stamps;
             for ((lit, found), first) in self
                 .literals
@@ -246,8 +249,8 @@ impl Literal {
     fn new(text: &str) -> Self {
         let b = text.as_bytes();
         let mut hashes: Vec<usize> = b
-            .windows(3)
-            .map(|w| trigram_hash(u32::from_le_bytes([w[0], w[1], w[2], 0])))
+            .windows(4)
+            .map(|w| gram_hash(u32::from_le_bytes([w[0], w[1], w[2], w[3]])))
             .collect();
         hashes.sort_unstable();
         hashes.dedup();
@@ -258,19 +261,19 @@ impl Literal {
     }
 }
 
-/// Stamp the hash of every three-byte sequence of `chunk`.
-fn stamp_trigrams(chunk: &[u8], stamps: &mut [u16], stamp: u16) {
+/// Stamp the hash of every four-byte sequence of `chunk`.
+fn stamp_grams(chunk: &[u8], stamps: &mut [u16], stamp: u16) {
     let mut i = 0;
-    // Six sequences per eight-byte load.
+    // Five sequences per eight-byte load.
     while let Some(word) = chunk.get(i..i + 8) {
         let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
-        for shift in [0, 8, 16, 24, 32, 40] {
-            stamps[trigram_hash((w >> shift) as u32)] = stamp;
+        for shift in [0, 8, 16, 24, 32] {
+            stamps[gram_hash((w >> shift) as u32)] = stamp;
         }
-        i += 6;
+        i += 5;
     }
-    while let Some(w) = chunk.get(i..i + 3) {
-        stamps[trigram_hash(u32::from_le_bytes([w[0], w[1], w[2], 0]))] = stamp;
+    while let Some(w) = chunk.get(i..i + 4) {
+        stamps[gram_hash(u32::from_le_bytes([w[0], w[1], w[2], w[3]]))] = stamp;
         i += 1;
     }
 }

@@ -105,7 +105,7 @@ fn forms(path: &str, class: Class) -> Forms {
 }
 
 /// Which of the [`MARKERS`] can start a region in a file of this path and class: the marker of
-/// a form the file cannot hold is not looked for (a two-byte marker costs a search of the whole
+/// a form the file cannot hold is not looked for (a marker under four bytes costs a search of the whole
 /// file).
 pub fn markers_in_use(path: &str, class: Class) -> [bool; MARKERS.len()] {
     let forms = forms(path, class);
