@@ -20,6 +20,7 @@ pub use finding::{FileError, Finding, Severity, Status, Summary};
 pub use sink::{UNUSED_SUPPRESSION, UnusedSuppression};
 
 use crate::catalog::{Catalog, Entry, Pattern};
+use crate::syntax::classify::{FileKind, KindSet};
 use crate::syntax::source::Source;
 use crate::syntax::{FileCtx, FirstOffsets};
 use crate::version::ServiceVersion;
@@ -220,6 +221,10 @@ impl Scanner {
                 });
             }
         }
+        let kinds: Vec<KindSet> = targets
+            .iter()
+            .map(|t| KindSet::of(FileKind::ALL.into_iter().filter(|&k| t.applies(k))))
+            .collect();
         let mut per_path = Vec::new();
         for (glob, ids) in &options.per_path_ignores {
             let g = globset::Glob::new(glob).map_err(|source| ScanError::PerPathGlob {
@@ -230,7 +235,7 @@ impl Scanner {
         }
         Ok(Scanner {
             known_ids: catalog.entries().iter().map(|e| e.id.clone()).collect(),
-            prefilter: prefilter::Prefilter::new(&anchors, &context),
+            prefilter: prefilter::Prefilter::new(&anchors, &context, &kinds),
             entries,
             targets,
             options,
@@ -274,9 +279,12 @@ impl Scanner {
             path, class, text, ..
         } = *file;
         let in_use = embedded::markers_in_use(path, class);
-        let markers = self
-            .prefilter
-            .candidates(text.as_bytes(), &mut scratch.prefilter, &in_use);
+        let markers = self.prefilter.candidates(
+            text.as_bytes(),
+            &mut scratch.prefilter,
+            &in_use,
+            classify::sniffed_kinds(class.kind),
+        );
         let candidates = scratch.prefilter.candidates();
         if candidates.is_empty() && !markers.suppression {
             return;

@@ -17,7 +17,9 @@
 
 use memchr::memmem::Finder;
 
+use crate::syntax::classify::KindSet;
 use crate::syntax::embedded;
+use crate::syntax::{ABSENT, NOT_LOOKED_FOR};
 
 /// Bytes per chunk: small enough that a chunk's four-byte sequences fill a small part of the
 /// table (so a literal absent from the chunk is rarely searched for), large enough that the
@@ -52,6 +54,8 @@ pub struct Prefilter {
     users: Vec<Vec<usize>>,
     /// detector index → literal indices of which one must also occur (empty: none).
     context: Vec<Vec<usize>>,
+    /// Per detector literal, the kinds of file of the detectors that need it.
+    kinds: Vec<KindSet>,
     /// The detector literals, sorted, with their indices.
     index: Vec<(Box<str>, usize)>,
 }
@@ -64,7 +68,7 @@ pub struct Scratch {
     /// The number of the current chunk (never 0 while a chunk is read: 0 is "never").
     stamp: u16,
     seen: Vec<bool>,
-    /// Per literal, where it first occurs in the last file (`usize::MAX`: nowhere).
+    /// Per literal, where it first occurs in the last file ([`ABSENT`], [`NOT_LOOKED_FOR`]).
     first: Vec<usize>,
     candidates: Vec<usize>,
 }
@@ -87,8 +91,8 @@ impl Scratch {
         &self.candidates
     }
 
-    /// Per literal of the prefilter, where it first occurs in the last file (`usize::MAX`:
-    /// nowhere); [`Prefilter::index`] says which literal is where.
+    /// Per literal of the prefilter, where it first occurs in the last file ([`ABSENT`],
+    /// [`NOT_LOOKED_FOR`]); [`Prefilter::index`] says which literal is where.
     pub fn first_offsets(&self) -> &[usize] {
         &self.first
     }
@@ -118,8 +122,8 @@ pub struct Markers {
 
 impl Prefilter {
     /// `anchors[i]`: the literals of which detector `i` needs one; `context[i]`: the literals
-    /// of which it also needs one (empty: none).
-    pub fn new(anchors: &[Vec<String>], context: &[Vec<String>]) -> Self {
+    /// of which it also needs one (empty: none); `kinds[i]`: the kinds of file it looks at.
+    pub fn new(anchors: &[Vec<String>], context: &[Vec<String>], kinds: &[KindSet]) -> Self {
         // Every distinct literal once, then the suppression marker and the region markers.
         fn index_of<'a>(unique: &mut Vec<&'a str>, lit: &'a str) -> usize {
             unique.iter().position(|u| *u == lit).unwrap_or_else(|| {
@@ -145,6 +149,12 @@ impl Prefilter {
                 users[lit].push(detector);
             }
         }
+        let mut literal_kinds = vec![KindSet::default(); detector_literals];
+        for (d, (own, needed)) in primary.iter().zip(&context).enumerate() {
+            for &lit in own.iter().chain(needed) {
+                literal_kinds[lit] = literal_kinds[lit].union(kinds[d]);
+            }
+        }
         let mut index: Vec<(Box<str>, usize)> = unique[..detector_literals]
             .iter()
             .enumerate()
@@ -158,6 +168,7 @@ impl Prefilter {
             longest: unique.iter().map(|l| l.len()).max().unwrap_or(0),
             users,
             context,
+            kinds: literal_kinds,
         }
     }
 
@@ -169,41 +180,63 @@ impl Prefilter {
     /// Find the detectors whose literal occurs in `text` (into `scratch`); which markers occur,
     /// of the embedded-region markers in use for the file (`in_use`, as
     /// [`embedded::markers_in_use`] says: the others are not looked for).
+    ///
+    /// Only the literals of detectors that look at a file of one of `kinds` are looked for, and
+    /// those of the other detectors too when the file holds a marker of embedded regions (text
+    /// of another kind): a literal not looked for is [`NOT_LOOKED_FOR`], and its detectors are
+    /// not candidates.
     pub fn candidates(
         &self,
         text: &[u8],
         scratch: &mut Scratch,
         in_use: &[bool; embedded::MARKERS.len()],
+        kinds: KindSet,
     ) -> Markers {
         let mut seen = std::mem::take(&mut scratch.seen);
         seen.clear();
         seen.resize(self.literals.len(), false);
+        let mut first = std::mem::take(&mut scratch.first);
+        first.clear();
+        first.resize(self.literals.len(), ABSENT);
         // Markers not in use count as settled: not looked for, and reported absent.
         let first_marker = self.detector_literals + 1;
         for (k, used) in in_use.iter().enumerate() {
             seen[first_marker + k] = !used;
         }
-        let mut first = std::mem::take(&mut scratch.first);
-        first.clear();
-        first.resize(self.literals.len(), usize::MAX);
+        let mut skipped = false;
+        for (lit, lit_kinds) in self.kinds.iter().enumerate() {
+            if !lit_kinds.intersects(kinds) {
+                seen[lit] = true;
+                first[lit] = NOT_LOOKED_FOR;
+                skipped = true;
+            }
+        }
         self.occurring(text, scratch, &mut seen, &mut first);
-        scratch.first = first;
-        for (k, used) in in_use.iter().enumerate() {
-            seen[first_marker + k] &= *used;
+        let found = |first: &[usize], lit: usize| first[lit] < NOT_LOOKED_FOR;
+        let markers = Markers {
+            suppression: found(&first, self.detector_literals),
+            embedded: (first_marker..self.literals.len()).any(|lit| found(&first, lit)),
+        };
+        if markers.embedded && skipped {
+            // Regions are looked at as files of their own kinds: every literal counts.
+            for lit in 0..self.detector_literals {
+                if first[lit] == NOT_LOOKED_FOR {
+                    seen[lit] = false;
+                    first[lit] = ABSENT;
+                }
+            }
+            self.occurring(text, scratch, &mut seen, &mut first);
         }
         let out = &mut scratch.candidates;
         out.clear();
-        for (lit, _) in seen.iter().enumerate().filter(|(_, s)| **s) {
+        for lit in (0..self.detector_literals).filter(|&lit| found(&first, lit)) {
             out.extend(self.users[lit].iter().copied().filter(|&d| {
-                self.context[d].is_empty() || self.context[d].iter().any(|&c| seen[c])
+                self.context[d].is_empty() || self.context[d].iter().any(|&c| found(&first, c))
             }));
         }
         out.sort_unstable();
         out.dedup();
-        let markers = Markers {
-            suppression: seen[self.detector_literals],
-            embedded: seen[self.detector_literals + 1..].iter().any(|&s| s),
-        };
+        scratch.first = first;
         scratch.seen = seen;
         markers
     }
@@ -288,9 +321,13 @@ mod tests {
     /// The prefilter over one detector per literal: which literals it says occur.
     fn occurring(literals: &[&str], text: &[u8]) -> Vec<bool> {
         let anchors: Vec<Vec<String>> = literals.iter().map(|l| vec![l.to_string()]).collect();
-        let p = Prefilter::new(&anchors, &vec![Vec::new(); literals.len()]);
+        let p = Prefilter::new(
+            &anchors,
+            &vec![Vec::new(); literals.len()],
+            &vec![KindSet::all(); literals.len()],
+        );
         let mut scratch = Scratch::default();
-        p.candidates(text, &mut scratch, &ALL_MARKERS);
+        p.candidates(text, &mut scratch, &ALL_MARKERS, KindSet::all());
         let mut out = vec![false; literals.len()];
         for &d in scratch.candidates() {
             out[d] = true;
@@ -301,9 +338,13 @@ mod tests {
     /// Where the prefilter says each literal first occurs (`None`: nowhere).
     fn first_offsets(literals: &[&str], text: &[u8]) -> Vec<Option<usize>> {
         let anchors: Vec<Vec<String>> = literals.iter().map(|l| vec![l.to_string()]).collect();
-        let p = Prefilter::new(&anchors, &vec![Vec::new(); literals.len()]);
+        let p = Prefilter::new(
+            &anchors,
+            &vec![Vec::new(); literals.len()],
+            &vec![KindSet::all(); literals.len()],
+        );
         let mut scratch = Scratch::default();
-        p.candidates(text, &mut scratch, &ALL_MARKERS);
+        p.candidates(text, &mut scratch, &ALL_MARKERS, KindSet::all());
         literals
             .iter()
             .map(|l| {
@@ -375,7 +416,11 @@ mod tests {
 
     #[test]
     fn the_stamp_wraps_around() {
-        let p = Prefilter::new(&[vec!["needle".to_string()]], &[Vec::new()]);
+        let p = Prefilter::new(
+            &[vec!["needle".to_string()]],
+            &[Vec::new()],
+            &[KindSet::all()],
+        );
         let mut scratch = Scratch::default();
         // Over 65,535 chunks: the table is cleared when the stamp wraps, and no stale stamp
         // makes a literal look present (the search would still refuse it) or absent.
@@ -386,38 +431,79 @@ mod tests {
             } else {
                 b"a needl"
             };
-            p.candidates(text, &mut scratch, &ALL_MARKERS);
+            p.candidates(text, &mut scratch, &ALL_MARKERS, KindSet::all());
             hits += usize::from(!scratch.candidates().is_empty());
         }
         assert_eq!(hits, 70);
     }
 
     #[test]
+    fn literals_for_other_kinds_of_file_are_looked_for_only_where_regions_may_be() {
+        use crate::syntax::classify::FileKind;
+        let anchors = vec![vec!["storage".to_string()], vec!["status".to_string()]];
+        let kinds = [KindSet::of([FileKind::Helm]), KindSet::of([FileKind::Code])];
+        let p = Prefilter::new(&anchors, &[Vec::new(), Vec::new()], &kinds);
+        let storage = p.index().iter().find(|(l, _)| &**l == "storage").unwrap().1;
+        let mut scratch = Scratch::default();
+        let code = KindSet::of([FileKind::Code]);
+        p.candidates(b"storage status", &mut scratch, &ALL_MARKERS, code);
+        assert_eq!(scratch.candidates(), &[1]);
+        assert_eq!(scratch.first_offsets()[storage], NOT_LOOKED_FOR);
+        let helm = KindSet::of([FileKind::Helm]);
+        p.candidates(b"storage status", &mut scratch, &ALL_MARKERS, helm);
+        assert_eq!(scratch.candidates(), &[0]);
+        assert_eq!(scratch.first_offsets()[storage], 0);
+        // A marker of embedded text: its kind is not known yet, every literal is looked for.
+        let text = b"status GITLAB_OMNIBUS_CONFIG storage";
+        let markers = p.candidates(text, &mut scratch, &ALL_MARKERS, code);
+        assert!(markers.embedded);
+        assert_eq!(scratch.candidates(), &[0, 1]);
+        assert_eq!(scratch.first_offsets()[storage], 29);
+        p.candidates(b"status", &mut scratch, &ALL_MARKERS, code);
+        assert_eq!(scratch.first_offsets()[storage], NOT_LOOKED_FOR);
+    }
+
+    #[test]
     fn context_literals_gate_their_detector() {
         let anchors = vec![vec!["status".to_string()], vec!["jwks".to_string()]];
         let context = vec![vec!["runners".to_string()], Vec::new()];
-        let p = Prefilter::new(&anchors, &context);
+        let p = Prefilter::new(&anchors, &context, &[KindSet::all(); 2]);
         let mut scratch = Scratch::default();
-        p.candidates(b"status only", &mut scratch, &ALL_MARKERS);
+        p.candidates(b"status only", &mut scratch, &ALL_MARKERS, KindSet::all());
         assert!(scratch.candidates().is_empty());
-        p.candidates(b"runners: status, jwks", &mut scratch, &ALL_MARKERS);
+        p.candidates(
+            b"runners: status, jwks",
+            &mut scratch,
+            &ALL_MARKERS,
+            KindSet::all(),
+        );
         assert_eq!(scratch.candidates(), &[0, 1]);
         assert_eq!(
-            p.candidates(b"status", &mut scratch, &ALL_MARKERS),
+            p.candidates(b"status", &mut scratch, &ALL_MARKERS, KindSet::all()),
             Markers::default()
         );
         assert!(
-            p.candidates(b"# uplint: ignore", &mut scratch, &ALL_MARKERS)
-                .suppression
+            p.candidates(
+                b"# uplint: ignore",
+                &mut scratch,
+                &ALL_MARKERS,
+                KindSet::all()
+            )
+            .suppression
         );
-        let heredoc = p.candidates(b"cat <<EOF > config.toml", &mut scratch, &ALL_MARKERS);
+        let heredoc = p.candidates(
+            b"cat <<EOF > config.toml",
+            &mut scratch,
+            &ALL_MARKERS,
+            KindSet::all(),
+        );
         assert!(heredoc.embedded && !heredoc.suppression);
         // A marker not in use for the file is not looked for.
         let mut no_heredocs = ALL_MARKERS;
         let heredoc_marker = embedded::MARKERS.iter().position(|m| *m == "<<").unwrap();
         no_heredocs[heredoc_marker] = false;
         assert!(
-            !p.candidates(b"cat <<EOF > x", &mut scratch, &no_heredocs)
+            !p.candidates(b"cat <<EOF > x", &mut scratch, &no_heredocs, KindSet::all())
                 .embedded
         );
     }

@@ -30,6 +30,28 @@ pub enum FileKind {
     Graphql,
 }
 
+/// A set of file kinds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KindSet(u16);
+
+impl KindSet {
+    pub fn of(kinds: impl IntoIterator<Item = FileKind>) -> KindSet {
+        KindSet(kinds.into_iter().fold(0, |set, k| set | 1 << k as u16))
+    }
+
+    pub fn all() -> KindSet {
+        KindSet::of(FileKind::ALL)
+    }
+
+    pub fn union(self, other: KindSet) -> KindSet {
+        KindSet(self.0 | other.0)
+    }
+
+    pub fn intersects(self, other: KindSet) -> bool {
+        self.0 & other.0 != 0
+    }
+}
+
 impl FileKind {
     pub const ALL: [FileKind; 11] = [
         FileKind::Ci,
@@ -151,6 +173,14 @@ fn classify_name(lower: &str, dirs: &[&str]) -> Option<Class> {
     config_class(lower, dirs, ext)
         .or_else(|| command_class(lower, ext))
         .or_else(|| code_class(lower, ext))
+}
+
+/// The kinds a file of kind `kind` can be after [`sniff`] read its text.
+pub fn sniffed_kinds(kind: FileKind) -> KindSet {
+    match kind {
+        FileKind::Yaml => KindSet::of([FileKind::Yaml, FileKind::Helm]),
+        kind => KindSet::of([kind]),
+    }
 }
 
 /// What a YAML file whose name says nothing particular (`FileKind::Yaml`) is, by its content:
@@ -341,6 +371,33 @@ fn code_class(lower: &str, ext: &str) -> Option<Class> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Sniffing turns a kind only into one of [`sniffed_kinds`] (the prefilter looks for the
+    /// literals of those kinds before the text is sniffed).
+    #[test]
+    fn sniffing_stays_within_the_sniffed_kinds() {
+        let helm_values = "gitlabUrl: https://gitlab.example.com/\nrunners:\n  config: |\n";
+        for (path, text) in [
+            ("values.yaml", helm_values),
+            ("deploy/runner.yaml", helm_values),
+            ("deploy/app.yaml", "global:\n  appConfig:\n    x: 1\n"),
+            ("tests/suite.yaml", "suite: s\ntemplates:\n  - a.yaml\n"),
+            ("k8s.yaml", "kind: Deployment\n"),
+            (".gitlab-ci.yml", "gitlabUrl: x\n"),
+            ("run.sh", "gitlabUrl: x\n"),
+        ] {
+            let class = classify(path).unwrap();
+            let sniffed = sniff(class, text);
+            assert!(
+                sniffed_kinds(class.kind).intersects(KindSet::of([sniffed.kind])),
+                "{path}: {:?} became {:?}",
+                class.kind,
+                sniffed.kind
+            );
+        }
+        assert!(sniffed_kinds(FileKind::Yaml).intersects(KindSet::of([FileKind::Helm])));
+        assert!(!sniffed_kinds(FileKind::Code).intersects(KindSet::of([FileKind::Helm])));
+    }
 
     fn kind(p: &str) -> Option<FileKind> {
         classify(p).map(|c| c.kind)

@@ -13,6 +13,11 @@ use super::sdk::{self, SdkFile};
 use super::source::Source;
 use super::yaml::{self, Doc};
 
+/// In [`FirstOffsets::first`]: the literal does not occur.
+pub const ABSENT: usize = usize::MAX;
+/// In [`FirstOffsets::first`]: the literal was not looked for (nothing is known of it).
+pub const NOT_LOOKED_FOR: usize = usize::MAX - 1;
+
 /// Where some literals first occur in a file, found by one pass over the whole file before any
 /// detector runs (the scanner's prefilter). A region of the file (a copy blank outside it) holds
 /// no literal the file lacks, and holds none earlier than the file does.
@@ -20,20 +25,23 @@ use super::yaml::{self, Doc};
 pub struct FirstOffsets<'s> {
     /// The literals, sorted, each with its index into `first`.
     pub index: &'s [(Box<str>, usize)],
-    /// Per literal, the offset of its first occurrence; `usize::MAX` where it does not occur.
+    /// Per literal, the offset of its first occurrence, or [`ABSENT`], or [`NOT_LOOKED_FOR`].
     pub first: &'s [usize],
 }
 
 impl FirstOffsets<'_> {
-    /// `None`: `needle` is not one of the literals; `Some(None)`: it does not occur;
-    /// `Some(Some(at))`: it first occurs at `at`.
+    /// `None`: nothing is known of `needle` (not one of the literals, or not looked for);
+    /// `Some(None)`: it does not occur; `Some(Some(at))`: it first occurs at `at`.
     fn of(&self, needle: &str) -> Option<Option<usize>> {
         let i = self
             .index
             .binary_search_by(|(lit, _)| (**lit).cmp(needle))
             .ok()?;
-        let first = self.first[self.index[i].1];
-        Some((first != usize::MAX).then_some(first))
+        match self.first[self.index[i].1] {
+            NOT_LOOKED_FOR => None,
+            ABSENT => Some(None),
+            at => Some(Some(at)),
+        }
     }
 }
 

@@ -17,5 +17,7 @@ pub mod source;
 pub mod yaml;
 
 pub use classify::{Class, FileKind};
-pub use file::{FileCtx, FirstOffsets, is_ident_byte, is_yaml_kind, word_offsets};
+pub use file::{
+    ABSENT, FileCtx, FirstOffsets, NOT_LOOKED_FOR, is_ident_byte, is_yaml_kind, word_offsets,
+};
 pub use rest::{Method, RestApi};
