@@ -51,11 +51,13 @@ pub struct Command<'t> {
 pub struct Args<'t> {
     words: Rc<[Word<'t>]>,
     from: usize,
+    to: usize,
 }
 
 impl<'t> From<Vec<Word<'t>>> for Args<'t> {
     fn from(words: Vec<Word<'t>>) -> Self {
         Args {
+            to: words.len(),
             words: words.into(),
             from: 0,
         }
@@ -65,7 +67,7 @@ impl<'t> From<Vec<Word<'t>>> for Args<'t> {
 impl<'t> std::ops::Deref for Args<'t> {
     type Target = [Word<'t>];
     fn deref(&self) -> &[Word<'t>] {
-        &self.words[self.from..]
+        &self.words[self.from..self.to]
     }
 }
 
@@ -118,17 +120,30 @@ pub fn find<'t>(text: &'t str, program: &str, subcommand: &str, yaml: bool) -> V
 
 /// The places a program is written as a command, each with the words after it: parsed once per
 /// program, then read for each subcommand.
-pub struct Occurrences<'t>(Vec<(usize, usize, Rc<[Word<'t>]>)>);
+pub struct Occurrences<'t> {
+    /// The program's start and end, and the range of its words in `words`.
+    places: Vec<(usize, usize, std::ops::Range<usize>)>,
+    /// The words of all the places, one after the other.
+    words: Rc<[Word<'t>]>,
+}
 
 impl<'t> Occurrences<'t> {
     pub fn of(text: &'t str, program: &str, yaml: bool) -> Occurrences<'t> {
         let starts = program_starts(text, program);
-        Occurrences(
-            starts
-                .into_iter()
-                .map(|(at, end)| (at, end, command_words(text, at, end, yaml).into()))
-                .collect(),
-        )
+        let mut words = Vec::new();
+        let mut unquoted = String::new();
+        let places = starts
+            .into_iter()
+            .map(|(at, end)| {
+                let from = words.len();
+                command_words_into(text, at, end, yaml, &mut words, &mut unquoted);
+                (at, end, from..words.len())
+            })
+            .collect();
+        Occurrences {
+            places,
+            words: words.into(),
+        }
     }
 }
 
@@ -141,14 +156,16 @@ pub fn find_in<'t>(
 ) -> Vec<Command<'t>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
-    for (at, end, words) in &occurrences.0 {
+    for (at, end, range) in &occurrences.places {
         let (at, end) = (*at, *end);
         let named = || {
+            let words = &occurrences.words[range.clone()];
             let i = words.iter().position(|w| !w.text.starts_with('-'))?;
             (words[i].text == subcommand).then(|| {
                 let args = Args {
-                    words: words.clone(),
-                    from: i + 1,
+                    words: occurrences.words.clone(),
+                    from: range.start + i + 1,
+                    to: range.end,
                 };
                 (words[i].clone(), args)
             })
@@ -225,6 +242,20 @@ fn stored_use(text: &str, at: usize, end: usize, yaml: bool) -> (Word<'_>, Vec<W
 /// The words after the program that spans `at..end` (an exec-form list's items, or the words of
 /// the command line).
 fn command_words(text: &str, at: usize, end: usize, yaml: bool) -> Vec<Word<'_>> {
+    let mut out = Vec::new();
+    command_words_into(text, at, end, yaml, &mut out, &mut String::new());
+    out
+}
+
+/// [`command_words`] appended to `out` (`unquoted`: a buffer for unquoting words).
+fn command_words_into<'t>(
+    text: &'t str,
+    at: usize,
+    end: usize,
+    yaml: bool,
+    out: &mut Vec<Word<'t>>,
+    unquoted: &mut String,
+) {
     let b = text.as_bytes();
     let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
     let enclosing = open_quote(b, line_start, at);
@@ -233,9 +264,10 @@ fn command_words(text: &str, at: usize, end: usize, yaml: bool) -> Vec<Word<'_>>
     } else {
         None
     };
-    exec_form(b, at, end, enclosing)
-        .map(|close| flow_items(text, end + 1, close))
-        .unwrap_or_else(|| words(text, end, enclosing, folded))
+    match exec_form(b, at, end, enclosing) {
+        Some(close) => out.extend(flow_items(text, end + 1, close)),
+        None => words_into(text, end, enclosing, folded, out, unquoted),
+    }
 }
 
 /// The line of `at`: (start, end).
@@ -703,11 +735,22 @@ fn plain_word_byte(c: u8) -> bool {
 }
 
 /// The words from `pos` to the end of the command.
-fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>) -> Vec<Word<'_>> {
-    let b = text.as_bytes();
+fn words(text: &str, i: usize, enclosing: Option<u8>, folded: Option<usize>) -> Vec<Word<'_>> {
     let mut out = Vec::new();
-    // The word being read, unquoted (one buffer for all the words).
-    let mut word = String::new();
+    words_into(text, i, enclosing, folded, &mut out, &mut String::new());
+    out
+}
+
+/// [`words`] appended to `out`; `word` is a buffer for a word being unquoted.
+fn words_into<'t>(
+    text: &'t str,
+    mut i: usize,
+    enclosing: Option<u8>,
+    folded: Option<usize>,
+    out: &mut Vec<Word<'t>>,
+    word: &mut String,
+) {
+    let b = text.as_bytes();
     loop {
         // Blanks and line continuations.
         loop {
@@ -735,9 +778,11 @@ fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>)
         if matches!(c, b'\n' | b'\r' | b';' | b'|' | b'&' | b')' | b'#') || Some(c) == enclosing {
             break;
         }
-        // One word, with quotes removed.
+        // One word, with quotes removed. While it has neither quotes nor escapes, it reads as
+        // written and is not copied (`word` holds it only from its first quote or escape on).
         let start = i;
         word.clear();
+        let mut as_written = true;
         let mut quote: Option<u8> = None;
         while let Some(&c) = b.get(i) {
             match quote {
@@ -761,7 +806,9 @@ fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>)
                 }
                 None => {
                     if let Some(close) = group_end(b, i) {
-                        word.push_str(&text[i..close]);
+                        if !as_written {
+                            word.push_str(&text[i..close]);
+                        }
                         i = close;
                         continue;
                     }
@@ -770,12 +817,17 @@ fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>)
                     {
                         break;
                     }
+                    let escaped = c == b'\\' && i + 1 < b.len() && b[i + 1] != b'\n';
+                    if (c == b'"' || c == b'\'' || escaped) && as_written {
+                        word.push_str(&text[start..i]);
+                        as_written = false;
+                    }
                     if c == b'"' || c == b'\'' {
                         quote = Some(c);
                         i += 1;
                         continue;
                     }
-                    if c == b'\\' && i + 1 < b.len() && b[i + 1] != b'\n' {
+                    if escaped {
                         let ch = text[i + 1..].chars().next().unwrap_or('\u{fffd}');
                         word.push(ch);
                         i += 1 + ch.len_utf8();
@@ -786,14 +838,15 @@ fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>)
                         .iter()
                         .position(|&c| !plain_word_byte(c))
                         .map_or(b.len(), |n| i + n);
-                    if run > i {
-                        word.push_str(&text[i..run]);
-                        i = run;
-                        continue;
+                    let next = if run > i {
+                        run
+                    } else {
+                        i + text[i..].chars().next().map_or(1, char::len_utf8)
+                    };
+                    if !as_written {
+                        word.push_str(&text[i..next]);
                     }
-                    let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
-                    word.push(ch);
-                    i += ch.len_utf8();
+                    i = next;
                 }
             }
         }
@@ -801,7 +854,7 @@ fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>)
             break;
         }
         // Unquoting only removes bytes: a word as long as its span is written as it reads.
-        let text = if word.len() == i - start {
+        let text = if as_written || word.len() == i - start {
             Cow::Borrowed(&text[start..i])
         } else {
             Cow::Owned(word.clone())
@@ -812,7 +865,6 @@ fn words(text: &str, mut i: usize, enclosing: Option<u8>, folded: Option<usize>)
             end: i,
         });
     }
-    out
 }
 
 #[cfg(test)]
