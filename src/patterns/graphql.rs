@@ -165,10 +165,23 @@ fn detect(
 ) -> Vec<Hit> {
     let mut out = Vec::new();
     let text = ctx.src.text;
+    // A document without the name holds no occurrence of it: it is not parsed for this pattern
+    // (the parser only blanks characters, so a name it reads is in the text). Documents in code
+    // are strings, never in comments: a name written only in comments is no reason to look for
+    // them.
+    let finder = memchr::memmem::Finder::new(name);
+    let Some(start) = ctx.search_start(name) else {
+        return out;
+    };
+    if ctx.src.class.kind != FileKind::Graphql
+        && finder
+            .find_iter(&text.as_bytes()[start..])
+            .all(|at| ctx.src.in_comment(start + at))
+    {
+        return out;
+    }
     for doc in ctx.graphql() {
-        // A document without the name holds no occurrence of it: it is not parsed for this
-        // pattern (the parser only blanks characters, so a name it reads is in the text).
-        if memchr::memmem::find(doc.text(text).as_bytes(), name.as_bytes()).is_none() {
+        if doc.end < start || finder.find(doc.text(text).as_bytes()).is_none() {
             continue;
         }
         let parsed = doc.parsed(text);
