@@ -102,6 +102,12 @@ pub trait PatternKind: Sized {
         Vec::new()
     }
 
+    /// Other literals the detector looks for in a file (whether they occur, where): the
+    /// prefilter finds them in the same pass as the anchors, so the detector need not.
+    fn searched(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// The literals a user's file shows when it uses the item (`explain TOKEN`); by default
     /// the anchor alone.
     fn literals(&self) -> Vec<String> {
@@ -300,6 +306,10 @@ impl Pattern {
 
     pub fn context_anchors(&self) -> Vec<String> {
         each_kind!(self, p => p.context_anchors())
+    }
+
+    pub fn searched(&self) -> Vec<String> {
+        each_kind!(self, p => p.searched())
     }
 
     pub fn literals(&self) -> Vec<String> {

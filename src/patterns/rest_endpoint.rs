@@ -66,6 +66,10 @@ impl PatternKind for RestEndpoint {
         vec![self.path.clone()]
     }
 
+    fn searched(&self) -> Vec<String> {
+        crate::syntax::rest::searched()
+    }
+
     fn describe(&self) -> String {
         let m = self.method.map(|m| m.as_str()).unwrap_or("ANY");
         let base = match self.api {

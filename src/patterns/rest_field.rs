@@ -80,6 +80,10 @@ impl PatternKind for RestField {
         v
     }
 
+    fn searched(&self) -> Vec<String> {
+        crate::syntax::rest::searched()
+    }
+
     fn replace_with(&self) -> Option<&str> {
         self.replace_with.as_deref()
     }

@@ -59,6 +59,10 @@ impl PatternKind for RestParam {
         vec![self.name.clone()]
     }
 
+    fn searched(&self) -> Vec<String> {
+        crate::syntax::rest::searched()
+    }
+
     fn describe(&self) -> String {
         format!(
             "parameter `{}` of {} /api/v4{}",

@@ -200,31 +200,44 @@ impl Scanner {
             .cloned()
             .collect();
         let mut targets = Vec::new();
-        // Per target: the literals of which one must occur, and those of which one must also.
-        let mut anchors: Vec<Vec<String>> = Vec::new();
-        let mut context: Vec<Vec<String>> = Vec::new();
+        // Per target: the literals of which one must occur, those of which one must also, and
+        // those it asks about.
+        let mut needs: Vec<prefilter::Needs> = Vec::new();
         for (i, e) in entries.iter().enumerate() {
             for p in &e.patterns {
-                anchors.push(p.anchors());
-                context.push(p.context_anchors());
+                needs.push(prefilter::Needs {
+                    anchors: p.anchors(),
+                    context: p.context_anchors(),
+                    searched: p.pattern.searched(),
+                    kinds: KindSet::default(),
+                });
                 targets.push(Target {
                     entry: i,
                     detector: Detector::Pattern(p.pattern.clone()),
                 });
             }
             if e.change == crate::catalog::Change::Introduced && !e.endpoints.is_empty() {
-                anchors.push(e.patterns.iter().map(|p| p.anchor()).collect());
-                context.push(Vec::new());
+                let mut searched: Vec<String> = e
+                    .patterns
+                    .iter()
+                    .flat_map(|p| p.pattern.searched())
+                    .collect();
+                searched.sort();
+                searched.dedup();
+                needs.push(prefilter::Needs {
+                    anchors: e.patterns.iter().map(|p| p.anchor()).collect(),
+                    searched,
+                    ..Default::default()
+                });
                 targets.push(Target {
                     entry: i,
                     detector: Detector::EndpointContract,
                 });
             }
         }
-        let kinds: Vec<KindSet> = targets
-            .iter()
-            .map(|t| KindSet::of(FileKind::ALL.into_iter().filter(|&k| t.applies(k))))
-            .collect();
+        for (n, t) in needs.iter_mut().zip(&targets) {
+            n.kinds = KindSet::of(FileKind::ALL.into_iter().filter(|&k| t.applies(k)));
+        }
         let mut per_path = Vec::new();
         for (glob, ids) in &options.per_path_ignores {
             let g = globset::Glob::new(glob).map_err(|source| ScanError::PerPathGlob {
@@ -235,7 +248,7 @@ impl Scanner {
         }
         Ok(Scanner {
             known_ids: catalog.entries().iter().map(|e| e.id.clone()).collect(),
-            prefilter: prefilter::Prefilter::new(&anchors, &context, &kinds),
+            prefilter: prefilter::Prefilter::new(&needs),
             entries,
             targets,
             options,

@@ -120,10 +120,22 @@ pub struct Markers {
     pub embedded: bool,
 }
 
+/// What the prefilter looks for on behalf of one detector.
+#[derive(Clone, Debug, Default)]
+pub struct Needs {
+    /// Literals of which a file must hold one for the detector to look at it.
+    pub anchors: Vec<String>,
+    /// Literals of which the file must also hold one (empty: none).
+    pub context: Vec<String>,
+    /// Other literals the detector asks about (whether and where they occur), no condition.
+    pub searched: Vec<String>,
+    /// The kinds of file the detector looks at.
+    pub kinds: KindSet,
+}
+
 impl Prefilter {
-    /// `anchors[i]`: the literals of which detector `i` needs one; `context[i]`: the literals
-    /// of which it also needs one (empty: none); `kinds[i]`: the kinds of file it looks at.
-    pub fn new(anchors: &[Vec<String>], context: &[Vec<String>], kinds: &[KindSet]) -> Self {
+    /// The prefilter for the detectors whose needs these are (by index).
+    pub fn new(needs: &[Needs]) -> Self {
         // Every distinct literal once, then the suppression marker and the region markers.
         fn index_of<'a>(unique: &mut Vec<&'a str>, lit: &'a str) -> usize {
             unique.iter().position(|u| *u == lit).unwrap_or_else(|| {
@@ -131,14 +143,21 @@ impl Prefilter {
                 unique.len() - 1
             })
         }
+        fn indices<'a>(unique: &mut Vec<&'a str>, lits: &'a [String]) -> Vec<usize> {
+            lits.iter().map(|l| index_of(unique, l)).collect()
+        }
         let mut unique: Vec<&str> = Vec::new();
-        let primary: Vec<Vec<usize>> = anchors
+        let primary: Vec<Vec<usize>> = needs
             .iter()
-            .map(|alts| alts.iter().map(|a| index_of(&mut unique, a)).collect())
+            .map(|n| indices(&mut unique, &n.anchors))
             .collect();
-        let context: Vec<Vec<usize>> = context
+        let context: Vec<Vec<usize>> = needs
             .iter()
-            .map(|alts| alts.iter().map(|a| index_of(&mut unique, a)).collect())
+            .map(|n| indices(&mut unique, &n.context))
+            .collect();
+        let searched: Vec<Vec<usize>> = needs
+            .iter()
+            .map(|n| indices(&mut unique, &n.searched))
             .collect();
         let detector_literals = unique.len();
         unique.push(SUPPRESSION_MARKER);
@@ -150,9 +169,9 @@ impl Prefilter {
             }
         }
         let mut literal_kinds = vec![KindSet::default(); detector_literals];
-        for (d, (own, needed)) in primary.iter().zip(&context).enumerate() {
-            for &lit in own.iter().chain(needed) {
-                literal_kinds[lit] = literal_kinds[lit].union(kinds[d]);
+        for (d, n) in needs.iter().enumerate() {
+            for &lit in primary[d].iter().chain(&context[d]).chain(&searched[d]) {
+                literal_kinds[lit] = literal_kinds[lit].union(n.kinds);
             }
         }
         let mut index: Vec<(Box<str>, usize)> = unique[..detector_literals]
@@ -318,14 +337,24 @@ mod tests {
 
     const ALL_MARKERS: [bool; embedded::MARKERS.len()] = [true; embedded::MARKERS.len()];
 
+    /// A detector of every kind of file that needs one of `anchors`.
+    fn needs(anchors: &[&str]) -> Needs {
+        Needs {
+            anchors: anchors.iter().map(|a| a.to_string()).collect(),
+            kinds: KindSet::all(),
+            ..Default::default()
+        }
+    }
+
+    /// One detector per literal.
+    fn one_per_literal(literals: &[&str]) -> Prefilter {
+        let needs: Vec<Needs> = literals.iter().map(|l| needs(&[l])).collect();
+        Prefilter::new(&needs)
+    }
+
     /// The prefilter over one detector per literal: which literals it says occur.
     fn occurring(literals: &[&str], text: &[u8]) -> Vec<bool> {
-        let anchors: Vec<Vec<String>> = literals.iter().map(|l| vec![l.to_string()]).collect();
-        let p = Prefilter::new(
-            &anchors,
-            &vec![Vec::new(); literals.len()],
-            &vec![KindSet::all(); literals.len()],
-        );
+        let p = one_per_literal(literals);
         let mut scratch = Scratch::default();
         p.candidates(text, &mut scratch, &ALL_MARKERS, KindSet::all());
         let mut out = vec![false; literals.len()];
@@ -337,12 +366,7 @@ mod tests {
 
     /// Where the prefilter says each literal first occurs (`None`: nowhere).
     fn first_offsets(literals: &[&str], text: &[u8]) -> Vec<Option<usize>> {
-        let anchors: Vec<Vec<String>> = literals.iter().map(|l| vec![l.to_string()]).collect();
-        let p = Prefilter::new(
-            &anchors,
-            &vec![Vec::new(); literals.len()],
-            &vec![KindSet::all(); literals.len()],
-        );
+        let p = one_per_literal(literals);
         let mut scratch = Scratch::default();
         p.candidates(text, &mut scratch, &ALL_MARKERS, KindSet::all());
         literals
@@ -416,11 +440,7 @@ mod tests {
 
     #[test]
     fn the_stamp_wraps_around() {
-        let p = Prefilter::new(
-            &[vec!["needle".to_string()]],
-            &[Vec::new()],
-            &[KindSet::all()],
-        );
+        let p = one_per_literal(&["needle"]);
         let mut scratch = Scratch::default();
         // Over 65,535 chunks: the table is cleared when the stamp wraps, and no stale stamp
         // makes a literal look present (the search would still refuse it) or absent.
@@ -440,9 +460,15 @@ mod tests {
     #[test]
     fn literals_for_other_kinds_of_file_are_looked_for_only_where_regions_may_be() {
         use crate::syntax::classify::FileKind;
-        let anchors = vec![vec!["storage".to_string()], vec!["status".to_string()]];
-        let kinds = [KindSet::of([FileKind::Helm]), KindSet::of([FileKind::Code])];
-        let p = Prefilter::new(&anchors, &[Vec::new(), Vec::new()], &kinds);
+        let helm = Needs {
+            kinds: KindSet::of([FileKind::Helm]),
+            ..needs(&["storage"])
+        };
+        let code = Needs {
+            kinds: KindSet::of([FileKind::Code]),
+            ..needs(&["status"])
+        };
+        let p = Prefilter::new(&[helm, code]);
         let storage = p.index().iter().find(|(l, _)| &**l == "storage").unwrap().1;
         let mut scratch = Scratch::default();
         let code = KindSet::of([FileKind::Code]);
@@ -464,10 +490,40 @@ mod tests {
     }
 
     #[test]
+    fn searched_literals_are_found_but_make_no_candidate() {
+        let rest = Needs {
+            searched: vec!["projects".to_string(), "/api/v4".to_string()],
+            ..needs(&["runners"])
+        };
+        let p = Prefilter::new(&[rest]);
+        let at = |lit: &str| p.index().iter().find(|(l, _)| &**l == lit).unwrap().1;
+        let mut scratch = Scratch::default();
+        p.candidates(
+            b"GET /api/v4/projects",
+            &mut scratch,
+            &ALL_MARKERS,
+            KindSet::all(),
+        );
+        assert!(scratch.candidates().is_empty());
+        assert_eq!(scratch.first_offsets()[at("projects")], 12);
+        assert_eq!(scratch.first_offsets()[at("/api/v4")], 4);
+        p.candidates(
+            b"GET /projects/1/runners",
+            &mut scratch,
+            &ALL_MARKERS,
+            KindSet::all(),
+        );
+        assert_eq!(scratch.candidates(), &[0]);
+        assert_eq!(scratch.first_offsets()[at("/api/v4")], ABSENT);
+    }
+
+    #[test]
     fn context_literals_gate_their_detector() {
-        let anchors = vec![vec!["status".to_string()], vec!["jwks".to_string()]];
-        let context = vec![vec!["runners".to_string()], Vec::new()];
-        let p = Prefilter::new(&anchors, &context, &[KindSet::all(); 2]);
+        let status = Needs {
+            context: vec!["runners".to_string()],
+            ..needs(&["status"])
+        };
+        let p = Prefilter::new(&[status, needs(&["jwks"])]);
         let mut scratch = Scratch::default();
         p.candidates(b"status only", &mut scratch, &ALL_MARKERS, KindSet::all());
         assert!(scratch.candidates().is_empty());

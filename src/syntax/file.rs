@@ -257,10 +257,10 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     /// (code) use the Ruby gem's client class, whose request helpers take API paths? Read once.
     pub fn shows_rest_api_base(&self) -> bool {
         *self.rest_api_base.get_or_init(|| {
-            let text = self.src.text;
-            text.contains("/api/v4")
-                || text.contains("CI_API_V4_URL")
-                || (self.src.class.kind == FileKind::Code && text.contains("Gitlab::Client"))
+            let [base, ci_variable, ruby_client] = rest::API_BASE_MARKERS;
+            self.contains(base)
+                || self.contains(ci_variable)
+                || (self.src.class.kind == FileKind::Code && self.contains(ruby_client))
         })
     }
 

@@ -222,6 +222,18 @@ fn joined_by_operator(between: &str) -> bool {
 }
 
 /// The fixed segments of a path template: not empty, not a parameter (`:id`, `*name`).
+/// What shows that a file's paths are REST API paths, wherever they are written: the API base
+/// spelled out (`BASE = ".../api/v4"`, `CI_API_V4_URL`), or (in code) the Ruby gem's client
+/// class, whose request helpers take API paths.
+pub const API_BASE_MARKERS: [&str; 3] = ["/api/v4", "CI_API_V4_URL", "Gitlab::Client"];
+
+/// What a REST detector looks for in a file besides its anchors: the [`API_BASE_MARKERS`]. (Not
+/// the templates' other fixed segments: common words such as `projects`, that cost the
+/// prefilter more than the searches they would save.)
+pub fn searched() -> Vec<String> {
+    API_BASE_MARKERS.map(str::to_string).to_vec()
+}
+
 pub fn fixed_segments(template: &str) -> impl DoubleEndedIterator<Item = &str> {
     template
         .split('/')
