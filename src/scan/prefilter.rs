@@ -40,7 +40,7 @@ fn gram_hash(w: u32) -> usize {
 /// One literal: its searcher and the distinct hashes of its four-byte sequences.
 struct Literal {
     finder: Finder<'static>,
-    hashes: Vec<usize>,
+    hashes: Vec<u16>,
 }
 
 /// The literals and, for each, the detectors that need it.
@@ -63,8 +63,9 @@ pub struct Prefilter {
 /// A worker's scratch space: the stamp table, which literals occur, and the candidates of the
 /// last file.
 pub struct Scratch {
-    /// Per hash, the number of the last chunk whose text has a sequence of that hash.
-    stamps: Vec<u16>,
+    /// Per hash, the number of the last chunk whose text has a sequence of that hash (a fixed
+    /// size: a hash indexes it without a bounds check).
+    stamps: Box<[u16; 1 << HASH_BITS]>,
     /// The number of the current chunk (never 0 while a chunk is read: 0 is "never").
     stamp: u16,
     seen: Vec<bool>,
@@ -76,7 +77,7 @@ pub struct Scratch {
 impl Default for Scratch {
     fn default() -> Self {
         Self {
-            stamps: vec![0; 1 << HASH_BITS],
+            stamps: Box::new([0; 1 << HASH_BITS]),
             stamp: 0,
             seen: Vec::new(),
             first: Vec::new(),
@@ -283,7 +284,7 @@ impl Prefilter {
                 .zip(seen.iter_mut())
                 .zip(first.iter_mut())
             {
-                if *found || !lit.hashes.iter().all(|&h| stamps[h] == stamp) {
+                if *found || !lit.hashes.iter().all(|&h| stamps[usize::from(h)] == stamp) {
                     continue;
                 }
                 if let Some(pos) = lit.finder.find(chunk) {
@@ -300,9 +301,9 @@ impl Prefilter {
 impl Literal {
     fn new(text: &str) -> Self {
         let b = text.as_bytes();
-        let mut hashes: Vec<usize> = b
+        let mut hashes: Vec<u16> = b
             .windows(4)
-            .map(|w| gram_hash(u32::from_le_bytes([w[0], w[1], w[2], w[3]])))
+            .map(|w| gram_hash(u32::from_le_bytes([w[0], w[1], w[2], w[3]])) as u16)
             .collect();
         hashes.sort_unstable();
         hashes.dedup();
@@ -314,7 +315,7 @@ impl Literal {
 }
 
 /// Stamp the hash of every four-byte sequence of `chunk`.
-fn stamp_grams(chunk: &[u8], stamps: &mut [u16], stamp: u16) {
+fn stamp_grams(chunk: &[u8], stamps: &mut [u16; 1 << HASH_BITS], stamp: u16) {
     let mut i = 0;
     // Five sequences per eight-byte load.
     while let Some(word) = chunk.get(i..i + 8) {
