@@ -49,7 +49,7 @@ pub struct Command<'t> {
 /// occurrence (several subcommands are looked for in the same occurrences), not a copy.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Args<'t> {
-    words: Rc<[Word<'t>]>,
+    words: Rc<Vec<Word<'t>>>,
     from: usize,
     to: usize,
 }
@@ -58,7 +58,7 @@ impl<'t> From<Vec<Word<'t>>> for Args<'t> {
     fn from(words: Vec<Word<'t>>) -> Self {
         Args {
             to: words.len(),
-            words: words.into(),
+            words: Rc::new(words),
             from: 0,
         }
     }
@@ -123,14 +123,16 @@ pub fn find<'t>(text: &'t str, program: &str, subcommand: &str, yaml: bool) -> V
 pub struct Occurrences<'t> {
     /// The program's start and end, and the range of its words in `words`.
     places: Vec<(usize, usize, std::ops::Range<usize>)>,
-    /// The words of all the places, one after the other.
-    words: Rc<[Word<'t>]>,
+    /// The words of all the places, one after the other (shared with the commands' arguments,
+    /// not copied).
+    words: Rc<Vec<Word<'t>>>,
 }
 
 impl<'t> Occurrences<'t> {
     pub fn of(text: &'t str, program: &str, yaml: bool) -> Occurrences<'t> {
         let starts = program_starts(text, program);
-        let mut words = Vec::new();
+        // About as many words as a `gitlab-runner register` line has.
+        let mut words = Vec::with_capacity(starts.len() * 6);
         let mut unquoted = String::new();
         let places = starts
             .into_iter()
@@ -142,7 +144,7 @@ impl<'t> Occurrences<'t> {
             .collect();
         Occurrences {
             places,
-            words: words.into(),
+            words: Rc::new(words),
         }
     }
 }
