@@ -1,7 +1,7 @@
 //! One file being scanned: its text, where lines start, and where comments are.
 //! Computed once per file, and only for files the prefilter found something in.
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 
 use super::classify::{Class, CommentStyle};
 
@@ -10,7 +10,9 @@ pub struct Source<'a> {
     pub path: &'a str,
     pub text: &'a str,
     pub class: Class,
-    line_starts: OnceCell<Vec<usize>>,
+    /// Where lines start, found as far as offsets were asked about (a big file with one finding
+    /// near its top is not indexed to its end).
+    lines: RefCell<LineStarts>,
     /// Byte ranges of comments, sorted, not overlapping (all of them: for suppressions).
     comments: OnceCell<Vec<(usize, usize)>>,
     /// Byte ranges of `/* … */` comments (slash styles), for `in_comment`.
@@ -23,44 +25,52 @@ impl<'a> Source<'a> {
             path,
             text,
             class,
-            line_starts: OnceCell::new(),
+            lines: RefCell::new(LineStarts {
+                starts: vec![0],
+                scanned: 0,
+            }),
             comments: OnceCell::new(),
             blocks: OnceCell::new(),
         }
     }
 
-    fn line_starts(&self) -> &[usize] {
-        self.line_starts.get_or_init(|| {
-            let mut v = vec![0];
-            v.extend(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1));
-            v
-        })
+    /// The line of `offset` (1-based) and where it starts.
+    fn line_of(&self, offset: usize) -> (usize, usize) {
+        let mut lines = self.lines.borrow_mut();
+        lines.scan_to(self.text.as_bytes(), offset);
+        let line = lines.starts.partition_point(|&s| s <= offset);
+        (line, lines.starts[line - 1])
     }
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let starts = self.line_starts();
-        let line = starts.partition_point(|&s| s <= offset);
-        let start = starts[line - 1];
+        let (line, start) = self.line_of(offset);
         let col = self.text[start..floor(self.text, offset)].chars().count() + 1;
         (line, col)
     }
 
     /// The text of a 1-based line, without its line break.
     pub fn line_text(&self, line: usize) -> &'a str {
-        let starts = self.line_starts();
-        let start = starts[line - 1];
-        let end = starts.get(line).map_or(self.text.len(), |&e| e - 1);
+        let b = self.text.as_bytes();
+        let mut lines = self.lines.borrow_mut();
+        while lines.starts.len() <= line && lines.scanned < b.len() {
+            let next = memchr::memchr(b'\n', &b[lines.scanned..]).map(|i| lines.scanned + i + 1);
+            match next {
+                Some(start) => {
+                    lines.starts.push(start);
+                    lines.scanned = start;
+                }
+                None => lines.scanned = b.len(),
+            }
+        }
+        let start = lines.starts[line - 1];
+        let end = lines.starts.get(line).map_or(self.text.len(), |&e| e - 1);
         self.text[start..end.max(start)].trim_end_matches('\r')
     }
 
-    /// Is `offset` inside a comment? Only the offset's line is lexed (line comments end with
-    /// their line), plus, for the slash styles, the file's `/* … */` blocks found once.
     /// The 1-based column of `offset` in UTF-8 bytes.
     pub fn byte_column(&self, offset: usize) -> usize {
-        let starts = self.line_starts();
-        let line = starts.partition_point(|&s| s <= offset);
-        offset - starts[line - 1] + 1
+        offset - self.line_of(offset).1 + 1
     }
 
     /// The line of `offset` for display: whole when short, else an excerpt of about
@@ -77,6 +87,8 @@ impl<'a> Source<'a> {
         (excerpt, first)
     }
 
+    /// Is `offset` inside a comment? Only the offset's line is lexed (line comments end with
+    /// their line), plus, for the slash styles, the file's `/* … */` blocks found once.
     pub fn in_comment(&self, offset: usize) -> bool {
         let style = self.class.comments;
         if style == CommentStyle::None {
@@ -101,6 +113,26 @@ impl<'a> Source<'a> {
     pub fn comments(&self) -> &[(usize, usize)] {
         self.comments
             .get_or_init(|| comment_ranges(self.text, self.class.comments))
+    }
+}
+
+/// The starts of a text's lines, found from its start up to `scanned`.
+struct LineStarts {
+    starts: Vec<usize>,
+    /// Every line break before this offset is in `starts`.
+    scanned: usize,
+}
+
+impl LineStarts {
+    /// Find the starts at or before `offset`.
+    fn scan_to(&mut self, text: &[u8], offset: usize) {
+        let end = offset.min(text.len());
+        if self.scanned < end {
+            let from = self.scanned;
+            self.starts
+                .extend(memchr::memchr_iter(b'\n', &text[from..end]).map(|i| from + i + 1));
+            self.scanned = end;
+        }
     }
 }
 
@@ -321,6 +353,43 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Lines and columns are the same whatever order offsets and lines are asked for in (the
+    /// line index grows as far as asked).
+    #[test]
+    fn lines_and_columns_in_any_order() {
+        let text = "first\nsécond line\r\n\n\nlast é without break";
+        let naive = |offset: usize| {
+            let before = &text[..offset];
+            let line = before.matches('\n').count() + 1;
+            let start = before.rfind('\n').map_or(0, |i| i + 1);
+            (
+                line,
+                text[start..offset].chars().count() + 1,
+                offset - start + 1,
+            )
+        };
+        let offsets: Vec<usize> = (0..=text.len())
+            .filter(|&i| text.is_char_boundary(i))
+            .collect();
+        let lines = ["first", "sécond line", "", "", "last é without break"];
+        for order in [offsets.clone(), offsets.iter().rev().copied().collect()] {
+            let s = src(text, CommentStyle::Hash);
+            for (k, &offset) in order.iter().enumerate() {
+                let (line, col, byte_col) = naive(offset);
+                assert_eq!(s.line_col(offset), (line, col), "{offset}");
+                assert_eq!(s.byte_column(offset), byte_col, "{offset}");
+                let asked = 1 + k % lines.len();
+                assert_eq!(s.line_text(asked), lines[asked - 1], "line {asked}");
+            }
+        }
+        // A line asked for first, before any offset.
+        assert_eq!(
+            src(text, CommentStyle::Hash).line_text(5),
+            "last é without break"
+        );
+        assert_eq!(src(text, CommentStyle::Hash).line_text(2), "sécond line");
     }
 
     fn src(text: &str, comments: CommentStyle) -> Source<'_> {
