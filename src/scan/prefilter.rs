@@ -26,7 +26,7 @@ use crate::syntax::{ABSENT, NOT_LOOKED_FOR};
 /// per-chunk checks of the literals cost little.
 const CHUNK: usize = 16 * 1024;
 
-/// log2 of the stamp table's size: 32 Ki entries of 2 bytes, within the first-level cache.
+/// log2 of the stamp table's size: 32 Ki entries of one byte, within the first-level cache.
 const HASH_BITS: u32 = 15;
 
 /// The hash of four bytes. (Four, not three: `runners` has all its three-byte sequences in a
@@ -60,14 +60,18 @@ pub struct Prefilter {
     index: Vec<(Box<str>, usize)>,
 }
 
+/// A chunk's number in the stamp table: one byte, so that the table (32 KB) stays in the
+/// first-level cache; it wraps every 255 chunks, when the table is cleared.
+type Stamp = u8;
+
 /// A worker's scratch space: the stamp table, which literals occur, and the candidates of the
 /// last file.
 pub struct Scratch {
     /// Per hash, the number of the last chunk whose text has a sequence of that hash (a fixed
     /// size: a hash indexes it without a bounds check).
-    stamps: Box<[u16; 1 << HASH_BITS]>,
+    stamps: Box<[Stamp; 1 << HASH_BITS]>,
     /// The number of the current chunk (never 0 while a chunk is read: 0 is "never").
-    stamp: u16,
+    stamp: Stamp,
     seen: Vec<bool>,
     /// Per literal, where it first occurs in the last file ([`ABSENT`], [`NOT_LOOKED_FOR`]).
     first: Vec<usize>,
@@ -99,7 +103,7 @@ impl Scratch {
     }
 
     /// Start a new chunk: a stamp no entry of the table has yet.
-    fn next_stamp(&mut self) -> u16 {
+    fn next_stamp(&mut self) -> Stamp {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.stamps.fill(0);
@@ -315,7 +319,7 @@ impl Literal {
 }
 
 /// Stamp the hash of every four-byte sequence of `chunk`.
-fn stamp_grams(chunk: &[u8], stamps: &mut [u16; 1 << HASH_BITS], stamp: u16) {
+fn stamp_grams(chunk: &[u8], stamps: &mut [Stamp; 1 << HASH_BITS], stamp: Stamp) {
     let mut i = 0;
     // Five sequences per eight-byte load.
     while let Some(word) = chunk.get(i..i + 8) {
@@ -443,7 +447,7 @@ mod tests {
     fn the_stamp_wraps_around() {
         let p = one_per_literal(&["needle"]);
         let mut scratch = Scratch::default();
-        // Over 65,535 chunks: the table is cleared when the stamp wraps, and no stale stamp
+        // Over many wraps of the stamp: the table is cleared when it wraps, and no stale stamp
         // makes a literal look present (the search would still refuse it) or absent.
         let mut hits = 0;
         for i in 0..70_000u32 {
