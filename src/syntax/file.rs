@@ -43,6 +43,18 @@ impl FirstOffsets<'_> {
             at => Some(Some(at)),
         }
     }
+
+    /// Where `needle` can first occur, from what is known of it without its first byte (a
+    /// literal `runners` bounds `/runners`: it occurs no earlier than one byte before the
+    /// literal's first occurrence, and nowhere if the literal occurs nowhere). `None`: it does
+    /// not occur.
+    fn bound(&self, needle: &str) -> Option<usize> {
+        let rest = needle.get(1..).filter(|r| !r.is_empty());
+        match rest.and_then(|r| self.of(r)) {
+            None => Some(0),
+            Some(first) => first.map(|at| at.saturating_sub(1)),
+        }
+    }
 }
 
 /// A file under scan, with its structure parsed on first use.
@@ -143,6 +155,15 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         }
     }
 
+    /// Like [`Self::search_start`], also from the literals `needle` holds (worth its cost for
+    /// searches made once per file).
+    fn search_start_bounded(&self, needle: &str) -> Option<usize> {
+        match self.first {
+            Some(f) if f.of(needle).is_none() => f.bound(needle),
+            _ => self.search_start(needle),
+        }
+    }
+
     /// The offsets of `word` standing alone (not preceded or followed by a byte `is_word`
     /// accepts) in the file, in order ([`word_offsets`], from where the word can first occur).
     pub fn word_offsets<'w>(
@@ -207,7 +228,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             |n| n == needle,
             || needle.to_string(),
             || {
-                let Some(start) = self.search_start(needle) else {
+                let Some(start) = self.search_start_bounded(needle) else {
                     return Rc::from([]);
                 };
                 memchr::memmem::find_iter(&self.src.text.as_bytes()[start..], needle.as_bytes())
@@ -223,7 +244,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         self.contains.get(
             |n| n == needle,
             || needle.to_string(),
-            || match self.search_start(needle) {
+            || match self.search_start_bounded(needle) {
                 None => false,
                 Some(_)
                     if self.first_is_own && self.first.is_some_and(|f| f.of(needle).is_some()) =>
@@ -401,6 +422,14 @@ mod tests {
         let found: Vec<usize> = ctx.word_offsets("RUNNER", is_ident_byte).collect();
         assert_eq!(found, [35, 48]);
         assert_eq!(&*ctx.offsets("RUNNER"), &[35, 48]);
+
+        // A needle that is a literal after its first byte: searched for from one byte before
+        // the literal, or not at all.
+        assert_eq!(ctx.search_start_bounded("$RUNNER"), Some(34));
+        assert_eq!(&*ctx.offsets(" RUNNER"), &[34, 47]);
+        assert_eq!(ctx.search_start_bounded("$RUNNER_TOKEN"), Some(0));
+        assert!(!ctx.contains("!ABSENT"));
+        assert_eq!(ctx.search_start_bounded(" ABSENT"), None);
 
         // Absent: no search at all.
         assert_eq!(ctx.search_start("ABSENT"), None);
