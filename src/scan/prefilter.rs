@@ -56,7 +56,7 @@ pub struct Prefilter {
     context: Vec<Vec<usize>>,
     /// Per detector literal, the kinds of file of the detectors that need it.
     kinds: Vec<KindSet>,
-    /// The detector literals, sorted, with their indices.
+    /// The detector literals, sorted ([`crate::syntax::literal_order`]), with their indices.
     index: Vec<(Box<str>, usize)>,
 }
 
@@ -184,7 +184,7 @@ impl Prefilter {
             .enumerate()
             .map(|(i, l)| (Box::from(*l), i))
             .collect();
-        index.sort_unstable();
+        index.sort_unstable_by(|(a, _), (b, _)| crate::syntax::literal_order(a, b));
         Self {
             index,
             literals: unique.iter().map(|l| Literal::new(l)).collect(),
@@ -196,7 +196,8 @@ impl Prefilter {
         }
     }
 
-    /// The detector literals, sorted, each with its index into [`Scratch::first_offsets`].
+    /// The detector literals, sorted ([`crate::syntax::literal_order`]), each with its index
+    /// into [`Scratch::first_offsets`].
     pub fn index(&self) -> &[(Box<str>, usize)] {
         &self.index
     }
@@ -377,7 +378,7 @@ mod tests {
         literals
             .iter()
             .map(|l| {
-                let i = p.index()[p.index().binary_search_by(|(t, _)| (**t).cmp(l)).unwrap()].1;
+                let i = p.index().iter().find(|(t, _)| &**t == *l).unwrap().1;
                 let at = scratch.first_offsets()[i];
                 (at != usize::MAX).then_some(at)
             })

@@ -23,10 +23,16 @@ pub const NOT_LOOKED_FOR: usize = usize::MAX - 1;
 /// no literal the file lacks, and holds none earlier than the file does.
 #[derive(Clone, Copy)]
 pub struct FirstOffsets<'s> {
-    /// The literals, sorted, each with its index into `first`.
+    /// The literals, sorted by [`literal_order`], each with its index into `first`.
     pub index: &'s [(Box<str>, usize)],
     /// Per literal, the offset of its first occurrence, or [`ABSENT`], or [`NOT_LOOKED_FOR`].
     pub first: &'s [usize],
+}
+
+/// The order of [`FirstOffsets::index`]: by length, then by bytes (most comparisons in a
+/// search are settled by the length alone).
+pub fn literal_order(a: &str, b: &str) -> std::cmp::Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.cmp(b))
 }
 
 impl FirstOffsets<'_> {
@@ -35,7 +41,7 @@ impl FirstOffsets<'_> {
     fn of(&self, needle: &str) -> Option<Option<usize>> {
         let i = self
             .index
-            .binary_search_by(|(lit, _)| (**lit).cmp(needle))
+            .binary_search_by(|(lit, _)| literal_order(lit, needle))
             .ok()?;
         match self.first[self.index[i].1] {
             NOT_LOOKED_FOR => None,
@@ -443,9 +449,9 @@ mod tests {
         let region = format!("{}{}", " ".repeat(28), &TEXT[28..]);
         let src = Source::new("run.sh", &region, classify("run.sh").unwrap());
         let index = [
+            (Box::from("TOKEN"), 2),
             (Box::from("ABSENT"), 1),
             (Box::from("RUNNER"), 0),
-            (Box::from("TOKEN"), 2),
         ];
         let first = [0, usize::MAX, 22];
         let ctx = FileCtx::new(&src).with_first_offsets(first_offsets(&index, &first), false);

@@ -18,6 +18,7 @@ pub mod yaml;
 
 pub use classify::{Class, FileKind};
 pub use file::{
-    ABSENT, FileCtx, FirstOffsets, NOT_LOOKED_FOR, is_ident_byte, is_yaml_kind, word_offsets,
+    ABSENT, FileCtx, FirstOffsets, NOT_LOOKED_FOR, is_ident_byte, is_yaml_kind, literal_order,
+    word_offsets,
 };
 pub use rest::{Method, RestApi};
