@@ -163,6 +163,25 @@ fn block_comments(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
+/// The bytes where [`comment_ranges`] stops outside quotes: line breaks, quotes, and the bytes
+/// that start a comment in the style (made once, not for each line lexed).
+const fn stops(hash: bool, slash: bool, semicolon: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    t[b'\n' as usize] = true;
+    t[b'"' as usize] = true;
+    t[b'\'' as usize] = true;
+    t[b'`' as usize] = true;
+    t[b'#' as usize] = hash;
+    t[b'/' as usize] = slash;
+    t[b';' as usize] = semicolon;
+    t
+}
+
+static STOPS_HASH: [bool; 256] = stops(true, false, false);
+static STOPS_SLASH: [bool; 256] = stops(false, true, false);
+static STOPS_HASH_AND_SLASH: [bool; 256] = stops(true, true, false);
+static STOPS_SEMICOLON: [bool; 256] = stops(true, false, true);
+
 /// Comment ranges, found by a small lexer that knows quotes: a `#` inside `"…"` is no comment.
 /// Strings do not span lines here, except `/* … */` comments in the slash style.
 fn comment_ranges(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
@@ -178,13 +197,12 @@ fn comment_ranges(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
     let semicolon = style == CommentStyle::Semicolon;
     // Outside quotes, only these bytes can change anything; the others are skipped in a tight
     // loop.
-    let mut stops = [false; 256];
-    for c in [b'\n', b'"', b'\'', b'`'] {
-        stops[usize::from(c)] = true;
-    }
-    stops[usize::from(b'#')] = hash;
-    stops[usize::from(b'/')] = slash;
-    stops[usize::from(b';')] = semicolon;
+    let stops = match (hash, slash, semicolon) {
+        (true, true, _) => &STOPS_HASH_AND_SLASH,
+        (true, false, false) => &STOPS_HASH,
+        (true, false, true) => &STOPS_SEMICOLON,
+        (false, ..) => &STOPS_SLASH,
+    };
     let mut out = Vec::new();
     let mut i = 0;
     let mut quote: Option<u8> = None;
