@@ -245,7 +245,8 @@ fn enclosing_item(text: &str, offset: usize) -> Option<(usize, usize)> {
             .rfind('\n')
             .map_or(0, |i| i + 1);
         let line = &text[start..end.saturating_sub(1).max(start)];
-        if line.len() > column && &line[column - 2..column] == "- " {
+        // Bytes, not a string slice: the column may fall inside a character of another line.
+        if line.len() > column && line.as_bytes()[column - 2..column] == *b"- " {
             let key_len = line[column..]
                 .find(':')
                 .unwrap_or(line.len() - column)
