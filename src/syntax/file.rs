@@ -250,17 +250,13 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         self.contains.get(
             |n| n == needle,
             || needle.to_string(),
-            || match self.search_start_bounded(needle) {
-                None => false,
-                Some(_)
-                    if self.first_is_own && self.first.is_some_and(|f| f.of(needle).is_some()) =>
-                {
-                    true
-                }
-                Some(start) => {
+            || match self.first.and_then(|f| f.of(needle)) {
+                Some(None) => false,
+                Some(Some(_)) if self.first_is_own => true,
+                _ => self.search_start_bounded(needle).is_some_and(|start| {
                     memchr::memmem::find(&self.src.text.as_bytes()[start..], needle.as_bytes())
                         .is_some()
-                }
+                }),
             },
         )
     }
