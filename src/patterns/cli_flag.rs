@@ -95,15 +95,27 @@ impl PatternKind for CliFlag {
         let (program, sub) = program_and_subcommand(&self.command);
         let (flag, short) = (self.flag.as_str(), self.short.as_deref());
         let mut out = Vec::new();
-        // A flag is a word that starts with the flag as written (quotes only wrap it).
+        // A flag is a word that starts with the flag as written (quotes only wrap it): only the
+        // commands whose line holds the flag or the short flag are read.
         let written = ctx.contains(flag) || short.is_some_and(|s| ctx.contains(s));
         let commands = if written {
             ctx.commands(program, sub)
         } else {
             Default::default()
         };
+        let holds = |from: usize, to: usize| {
+            let line = &ctx.src.text.as_bytes()[from..to];
+            memchr::memchr_iter(b'-', line).any(|i| {
+                let rest = &line[i..];
+                rest.starts_with(flag.as_bytes())
+                    || short.is_some_and(|s| rest.starts_with(s.as_bytes()))
+            })
+        };
         for cmd in commands.iter() {
-            for w in &cmd.args {
+            if cmd.args_reach().is_some_and(|(from, to)| !holds(from, to)) {
+                continue;
+            }
+            for w in &cmd.args() {
                 // `--flag` or `--flag=value`.
                 let long = w.text.strip_prefix(flag).is_some_and(|rest| {
                     rest.is_empty() || rest.starts_with('=')

@@ -34,15 +34,76 @@ impl<'t> Word<'t> {
     }
 }
 
-/// A command: the program word, the subcommand and the words after it.
+/// A command: the program word, the subcommand and the words after it. The words of a command
+/// line are read when they are asked for ([`Command::args`]): most commands are only counted,
+/// and those whose arguments matter are the few whose line holds a flag looked for
+/// ([`Command::args_reach`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Command<'t> {
     pub program: Word<'t>,
     pub subcommand: Word<'t>,
-    pub args: Args<'t>,
     /// The command is the use of a variable that stores a command (`{{ register_cmd }}`): its
     /// program and subcommand are both that use.
     pub alias: bool,
+    args: ArgsAt<'t>,
+}
+
+/// Where a command's arguments are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ArgsAt<'t> {
+    /// Read already (the command of a runner image, the items of an exec-form list).
+    Read(Args<'t>),
+    /// The words of the command line whose program (or stored command's use) is `at..end`,
+    /// after the first `skip` (the options before the subcommand, and the subcommand).
+    Line {
+        text: &'t str,
+        yaml: bool,
+        at: usize,
+        end: usize,
+        skip: usize,
+    },
+}
+
+impl<'t> Command<'t> {
+    /// The words after the subcommand.
+    pub fn args(&self) -> Args<'t> {
+        match &self.args {
+            ArgsAt::Read(args) => args.clone(),
+            &ArgsAt::Line {
+                text,
+                yaml,
+                at,
+                end,
+                skip,
+            } => {
+                let mut words = Vec::new();
+                command_words_into(text, at, end, yaml, &mut words, &mut String::new(), false);
+                let from = skip.min(words.len());
+                Args {
+                    to: words.len(),
+                    words: Rc::new(words),
+                    from,
+                }
+            }
+        }
+    }
+
+    /// A range of the text that holds every argument of the command, when it is known without
+    /// reading them: from the end of the subcommand to the end of the logical line (its
+    /// continuation lines included). `None` for a command whose words may run further (a
+    /// folded YAML scalar, an exec-form list, a runner image's `command:`).
+    pub fn args_reach(&self) -> Option<(usize, usize)> {
+        match self.args {
+            ArgsAt::Read(_) => None,
+            ArgsAt::Line {
+                text,
+                yaml,
+                at,
+                end,
+                ..
+            } => reach(text.as_bytes(), at, end, yaml).map(|r| (self.subcommand.end, r)),
+        }
+    }
 }
 
 /// The words after a command's subcommand: a view of the words parsed once for the program's
@@ -118,28 +179,45 @@ pub fn find<'t>(text: &'t str, program: &str, subcommand: &str, yaml: bool) -> V
     )
 }
 
-/// The places a program is written as a command, each with the words after it: parsed once per
-/// program, then read for each subcommand.
+/// The places a program is written as a command, each with the words after it up to its
+/// subcommand (the first word that is not an option): found once per program, then read for
+/// each subcommand.
 pub struct Occurrences<'t> {
-    /// The program's start and end, and the range of its words in `words`.
-    places: Vec<(usize, usize, std::ops::Range<usize>)>,
+    places: Vec<Place>,
     /// The words of all the places, one after the other (shared with the commands' arguments,
     /// not copied).
     words: Rc<Vec<Word<'t>>>,
 }
 
+/// Where a program is written as a command.
+struct Place {
+    /// The program's start and end.
+    at: usize,
+    end: usize,
+    /// The range of its first words in [`Occurrences::words`].
+    words: std::ops::Range<usize>,
+    /// Those are all its words (the items of an exec-form list, read at once).
+    complete: bool,
+}
+
 impl<'t> Occurrences<'t> {
     pub fn of(text: &'t str, program: &str, yaml: bool) -> Occurrences<'t> {
         let starts = program_starts(text, program);
-        // About as many words as a `gitlab-runner register` line has.
-        let mut words = Vec::with_capacity(starts.len() * 6);
+        // The options before the subcommand are few: mostly the subcommand alone.
+        let mut words = Vec::with_capacity(starts.len() * 2);
         let mut unquoted = String::new();
         let places = starts
             .into_iter()
             .map(|(at, end)| {
                 let from = words.len();
-                command_words_into(text, at, end, yaml, &mut words, &mut unquoted);
-                (at, end, from..words.len())
+                let complete =
+                    command_words_into(text, at, end, yaml, &mut words, &mut unquoted, true);
+                Place {
+                    at,
+                    end,
+                    words: from..words.len(),
+                    complete,
+                }
             })
             .collect();
         Occurrences {
@@ -158,22 +236,33 @@ pub fn find_in<'t>(
 ) -> Vec<Command<'t>> {
     let b = text.as_bytes();
     let mut out = Vec::new();
-    for (at, end, range) in &occurrences.places {
-        let (at, end) = (*at, *end);
+    for place in &occurrences.places {
+        let (at, end, range) = (place.at, place.end, &place.words);
         let named = || {
             let words = &occurrences.words[range.clone()];
             let i = words.iter().position(|w| !w.text.starts_with('-'))?;
             (words[i].text == subcommand).then(|| {
-                let args = Args {
-                    words: occurrences.words.clone(),
-                    from: range.start + i + 1,
-                    to: range.end,
+                let args = if place.complete {
+                    ArgsAt::Read(Args {
+                        words: occurrences.words.clone(),
+                        from: range.start + i + 1,
+                        to: range.end,
+                    })
+                } else {
+                    ArgsAt::Line {
+                        text,
+                        yaml,
+                        at,
+                        end,
+                        skip: i + 1,
+                    }
                 };
                 (words[i].clone(), args)
             })
         };
         let found = named().or_else(|| {
-            image_subcommand(text, at, subcommand).map(|(sub, args)| (sub, args.into()))
+            image_subcommand(text, at, subcommand)
+                .map(|(sub, args)| (sub, ArgsAt::Read(args.into())))
         });
         let Some((sub, args)) = found else {
             continue;
@@ -194,12 +283,17 @@ pub fn find_in<'t>(
             if at == defined_at {
                 continue;
             }
-            let (word, args) = stored_use(text, at, end, yaml);
-            let args = args.into();
+            let word = Word::at(text, at, end);
             out.push(Command {
                 program: word.clone(),
                 subcommand: word,
-                args,
+                args: ArgsAt::Line {
+                    text,
+                    yaml,
+                    at,
+                    end,
+                    skip: 0,
+                },
                 alias: true,
             });
         }
@@ -235,21 +329,10 @@ fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
     starts
 }
 
-/// A stored command's use at `at..end`: the use itself and the words after it.
-fn stored_use(text: &str, at: usize, end: usize, yaml: bool) -> (Word<'_>, Vec<Word<'_>>) {
-    let word = Word::at(text, at, end);
-    (word, command_words(text, at, end, yaml))
-}
-
 /// The words after the program that spans `at..end` (an exec-form list's items, or the words of
-/// the command line).
-fn command_words(text: &str, at: usize, end: usize, yaml: bool) -> Vec<Word<'_>> {
-    let mut out = Vec::new();
-    command_words_into(text, at, end, yaml, &mut out, &mut String::new());
-    out
-}
-
-/// [`command_words`] appended to `out` (`unquoted`: a buffer for unquoting words).
+/// the command line), appended to `out` (`unquoted`: a buffer for unquoting words). With
+/// `to_subcommand`, a command line's words are read only up to the first that is not an option.
+/// Whether all the command's words were read.
 fn command_words_into<'t>(
     text: &'t str,
     at: usize,
@@ -257,7 +340,8 @@ fn command_words_into<'t>(
     yaml: bool,
     out: &mut Vec<Word<'t>>,
     unquoted: &mut String,
-) {
+    to_subcommand: bool,
+) -> bool {
     let b = text.as_bytes();
     let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
     let enclosing = open_quote(b, line_start, at);
@@ -267,8 +351,43 @@ fn command_words_into<'t>(
         None
     };
     match exec_form(b, at, end, enclosing) {
-        Some(close) => out.extend(flow_items(text, end + 1, close)),
-        None => words_into(text, end, enclosing, folded, out, unquoted),
+        Some(close) => {
+            out.extend(flow_items(text, end + 1, close));
+            true
+        }
+        None => {
+            words_into(text, end, enclosing, folded, out, unquoted, to_subcommand);
+            !to_subcommand
+        }
+    }
+}
+
+/// Where the words of the command line whose program is `at..end` end at the latest: the end
+/// of its logical line (a line that ends in a continuation, `\`, `` ` `` or `^`, goes on). A
+/// word never crosses a line break otherwise: a quoted string stops at the end of its line,
+/// and template expressions and substitutions are words only when they close on their line.
+/// `None` when the words may run further: the items of an exec-form list, a command in a
+/// folded YAML scalar.
+fn reach(b: &[u8], at: usize, end: usize, yaml: bool) -> Option<usize> {
+    let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
+    let enclosing = open_quote(b, line_start, at);
+    if exec_form(b, at, end, enclosing).is_some()
+        || yaml && folded_indent(b, line_start, at).is_some()
+    {
+        return None;
+    }
+    let mut i = end;
+    loop {
+        let Some(k) = memchr::memchr(b'\n', &b[i..]) else {
+            return Some(b.len());
+        };
+        let n = i + k;
+        let line = &b[..n];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if !matches!(line.last(), Some(b'\\' | b'`' | b'^')) {
+            return Some(n);
+        }
+        i = n + 1;
     }
 }
 
@@ -739,11 +858,20 @@ fn plain_word_byte(c: u8) -> bool {
 /// The words from `pos` to the end of the command.
 fn words(text: &str, i: usize, enclosing: Option<u8>, folded: Option<usize>) -> Vec<Word<'_>> {
     let mut out = Vec::new();
-    words_into(text, i, enclosing, folded, &mut out, &mut String::new());
+    words_into(
+        text,
+        i,
+        enclosing,
+        folded,
+        &mut out,
+        &mut String::new(),
+        false,
+    );
     out
 }
 
-/// [`words`] appended to `out`; `word` is a buffer for a word being unquoted.
+/// [`words`] appended to `out`; `word` is a buffer for a word being unquoted. With
+/// `to_subcommand`, the words up to the first that is not an option (`-…`).
 fn words_into<'t>(
     text: &'t str,
     mut i: usize,
@@ -751,6 +879,7 @@ fn words_into<'t>(
     folded: Option<usize>,
     out: &mut Vec<Word<'t>>,
     word: &mut String,
+    to_subcommand: bool,
 ) {
     let b = text.as_bytes();
     loop {
@@ -861,11 +990,15 @@ fn words_into<'t>(
         } else {
             Cow::Owned(word.clone())
         };
+        let option = text.starts_with('-');
         out.push(Word {
             text,
             start,
             end: i,
         });
+        if to_subcommand && !option {
+            break;
+        }
     }
 }
 
@@ -873,8 +1006,8 @@ fn words_into<'t>(
 mod tests {
     use super::*;
 
-    fn args<'c>(c: &'c Command) -> Vec<&'c str> {
-        c.args.iter().map(|w| w.text.as_ref()).collect()
+    fn args(c: &Command) -> Vec<String> {
+        c.args().iter().map(|w| w.text.to_string()).collect()
     }
 
     #[test]
@@ -893,11 +1026,11 @@ mod tests {
         );
         // Words written as they read are borrowed from the text; unquoted ones are copies.
         assert!(matches!(
-            cmds[0].args[0].text,
+            cmds[0].args()[0].text,
             Cow::Borrowed("--non-interactive")
         ));
-        assert!(matches!(&cmds[0].args[2].text, Cow::Owned(w) if w == "docker,aws"));
-        let locked = &cmds[0].args[3];
+        assert!(matches!(&cmds[0].args()[2].text, Cow::Owned(w) if w == "docker,aws"));
+        let locked = &cmds[0].args()[3];
         assert_eq!(&t[locked.start..locked.start + 8], "--locked");
     }
 
@@ -982,7 +1115,7 @@ mod tests {
         let t = "  reg:\n    command: [\"register\", \"--tag-list\", \"a\"]\n    image: gitlab/gitlab-runner\n";
         let c = find(t, "gitlab-runner", "register", true);
         assert_eq!(args(&c[0]), ["--tag-list", "a"]);
-        assert_eq!(&t[c[0].args[0].start..c[0].args[0].end], "--tag-list");
+        assert_eq!(&t[c[0].args()[0].start..c[0].args()[0].end], "--tag-list");
         let t = "containers:\n  - image: gitlab/gitlab-runner:v17\n    args:\n      - register\n      - --registration-token\n      - \"$(T)\"\n  - image: busybox\n    args: [register]\n";
         let c = find(t, "gitlab-runner", "register", true);
         assert_eq!(c.len(), 1);
@@ -1002,7 +1135,7 @@ mod tests {
         let t = "CMD [\"gitlab-runner\", \"register\", \"--locked\", \"false\"]\n";
         let c = find(t, "gitlab-runner", "register", false);
         assert_eq!(args(&c[0]), ["--locked", "false"]);
-        assert_eq!(&t[c[0].args[0].start..c[0].args[0].end], "--locked");
+        assert_eq!(&t[c[0].args()[0].start..c[0].args()[0].end], "--locked");
         let t = "command:\n  [\"/usr/bin/gitlab-runner\",\n   \"register\",\n   \"-r\", \"x\"]\n";
         let c = find(t, "gitlab-runner", "register", true);
         assert_eq!(args(&c[0]), ["-r", "x"]);
@@ -1029,6 +1162,85 @@ mod tests {
         let t = "gitlab-runner register \\é --locked \"a\\é\" --paused\n";
         let c = find(t, "gitlab-runner", "register", false);
         assert_eq!(args(&c[0]), ["é", "--locked", "aé", "--paused"]);
+    }
+
+    #[test]
+    fn arguments_lie_within_the_reach_of_their_command() {
+        let t = "gitlab-runner register \\\n  --locked \\\r\n  -r \"a\\\nb\" --paused\nnext --tag-list\n";
+        let c = find(t, "gitlab-runner", "register", false);
+        let (from, to) = c[0].args_reach().unwrap();
+        assert_eq!(
+            &t[from..to],
+            " \\\n  --locked \\\r\n  -r \"a\\\nb\" --paused"
+        );
+        assert_eq!(args(&c[0]), ["--locked", "-r", "a\nb", "--paused"]);
+        // Folded scalars and exec-form lists run past the line: no reach.
+        let t = "- command: >-\n    gitlab-runner register\n    --locked\n";
+        assert_eq!(
+            find(t, "gitlab-runner", "register", true)[0].args_reach(),
+            None
+        );
+        let t = "CMD [\"gitlab-runner\", \"register\",\n  \"--locked\"]\n";
+        assert_eq!(
+            find(t, "gitlab-runner", "register", false)[0].args_reach(),
+            None
+        );
+    }
+
+    /// Pieces of command lines, YAML and code, to make texts of.
+    const PIECES: &[&str] = &[
+        "gitlab-runner",
+        " register",
+        " --locked",
+        " -r",
+        " x",
+        "\\",
+        "`",
+        "^",
+        "\n",
+        "\r\n",
+        "\"",
+        "'",
+        " ",
+        "  ",
+        "- ",
+        ": >-",
+        ": |",
+        "[",
+        "]",
+        ", ",
+        "$(",
+        ")",
+        "{{",
+        "}}",
+        ";",
+        "#",
+        "=",
+        "\\\n",
+        "$GITLAB_RUNNER",
+        "CMD=",
+        "$CMD",
+        "é",
+    ];
+
+    proptest::proptest! {
+        /// Whatever the text, the words of a command are where its reach says.
+        #[test]
+        fn reach_holds_every_argument(
+            before in proptest::collection::vec(proptest::sample::select(PIECES), 0..6),
+            after in proptest::collection::vec(proptest::sample::select(PIECES), 0..30),
+            yaml in proptest::bool::ANY,
+        ) {
+            let text = format!("{}gitlab-runner register{}", before.concat(), after.concat());
+            for c in find(&text, "gitlab-runner", "register", yaml) {
+                let reach = c.args_reach();
+                for w in &c.args() {
+                    if let Some((from, to)) = reach {
+                        proptest::prop_assert!(w.start >= from && w.end <= to, "{text:?} {w:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
