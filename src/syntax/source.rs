@@ -10,9 +10,9 @@ pub struct Source<'a> {
     pub path: &'a str,
     pub text: &'a str,
     pub class: Class,
-    /// Where lines start, found as far as offsets were asked about (a big file with one finding
-    /// near its top is not indexed to its end).
-    lines: RefCell<LineStarts>,
+    /// The starts of the lines asked about, with their numbers: a line's number is counted
+    /// from the nearest known line before it, and no other line is indexed.
+    lines: RefCell<LineMarks>,
     /// Byte ranges of comments, sorted, not overlapping (all of them: for suppressions).
     comments: OnceCell<Vec<(usize, usize)>>,
     /// Byte ranges of `/* … */` comments (slash styles), for `in_comment`.
@@ -25,9 +25,8 @@ impl<'a> Source<'a> {
             path,
             text,
             class,
-            lines: RefCell::new(LineStarts {
-                starts: vec![0],
-                scanned: 0,
+            lines: RefCell::new(LineMarks {
+                marks: vec![(0, 1)],
             }),
             comments: OnceCell::new(),
             blocks: OnceCell::new(),
@@ -36,10 +35,18 @@ impl<'a> Source<'a> {
 
     /// The line of `offset` (1-based) and where it starts.
     fn line_of(&self, offset: usize) -> (usize, usize) {
+        let b = self.text.as_bytes();
+        let offset = offset.min(b.len());
         let mut lines = self.lines.borrow_mut();
-        lines.scan_to(self.text.as_bytes(), offset);
-        let line = lines.starts.partition_point(|&s| s <= offset);
-        (line, lines.starts[line - 1])
+        let k = lines.marks.partition_point(|&(s, _)| s <= offset);
+        let (known, n) = lines.marks[k - 1];
+        let start = memchr::memrchr(b'\n', &b[known..offset]).map_or(known, |i| known + i + 1);
+        if start == known {
+            return (n, known);
+        }
+        let line = n + memchr::memchr_iter(b'\n', &b[known..start]).count();
+        lines.marks.insert(k, (start, line));
+        (line, start)
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -50,22 +57,25 @@ impl<'a> Source<'a> {
     }
 
     /// The text of a 1-based line, without its line break.
+    /// (Empty for a line past the end.)
     pub fn line_text(&self, line: usize) -> &'a str {
         let b = self.text.as_bytes();
         let mut lines = self.lines.borrow_mut();
-        while lines.starts.len() <= line && lines.scanned < b.len() {
-            let next = memchr::memchr(b'\n', &b[lines.scanned..]).map(|i| lines.scanned + i + 1);
-            match next {
-                Some(start) => {
-                    lines.starts.push(start);
-                    lines.scanned = start;
-                }
-                None => lines.scanned = b.len(),
+        let k = lines.marks.partition_point(|&(_, n)| n <= line);
+        let Some(&(mut start, n)) = k.checked_sub(1).and_then(|k| lines.marks.get(k)) else {
+            return "";
+        };
+        for _ in n..line {
+            match memchr::memchr(b'\n', &b[start..]) {
+                Some(i) => start += i + 1,
+                None => return "",
             }
         }
-        let start = lines.starts[line - 1];
-        let end = lines.starts.get(line).map_or(self.text.len(), |&e| e - 1);
-        self.text[start..end.max(start)].trim_end_matches('\r')
+        if n < line {
+            lines.marks.insert(k, (start, line));
+        }
+        let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |i| start + i);
+        self.text[start..end].trim_end_matches('\r')
     }
 
     /// The 1-based column of `offset` in UTF-8 bytes.
@@ -116,24 +126,11 @@ impl<'a> Source<'a> {
     }
 }
 
-/// The starts of a text's lines, found from its start up to `scanned`.
-struct LineStarts {
-    starts: Vec<usize>,
-    /// Every line break before this offset is in `starts`.
-    scanned: usize,
-}
-
-impl LineStarts {
-    /// Find the starts at or before `offset`.
-    fn scan_to(&mut self, text: &[u8], offset: usize) {
-        let end = offset.min(text.len());
-        if self.scanned < end {
-            let from = self.scanned;
-            self.starts
-                .extend(memchr::memchr_iter(b'\n', &text[from..end]).map(|i| from + i + 1));
-            self.scanned = end;
-        }
-    }
+/// Known line starts: (offset, 1-based line number), sorted by both; the first line's is
+/// always there. Counting the line breaks between two offsets (a SIMD count) is several times
+/// faster than collecting where each is, and a finding deep in a big file needs only its own.
+struct LineMarks {
+    marks: Vec<(usize, usize)>,
 }
 
 fn floor(text: &str, mut i: usize) -> usize {
@@ -408,6 +405,7 @@ mod tests {
             "last é without break"
         );
         assert_eq!(src(text, CommentStyle::Hash).line_text(2), "sécond line");
+        assert_eq!(src(text, CommentStyle::Hash).line_text(9), "");
     }
 
     fn src(text: &str, comments: CommentStyle) -> Source<'_> {
