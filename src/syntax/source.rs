@@ -115,9 +115,12 @@ impl<'a> Source<'a> {
         let offset = offset.min(b.len());
         let line_start = memchr::memrchr(b'\n', &b[..offset]).map_or(0, |i| i + 1);
         let line_end = memchr::memchr(b'\n', &b[offset..]).map_or(b.len(), |i| offset + i);
-        comment_ranges(&self.text[line_start..line_end], style)
-            .iter()
-            .any(|&(s, e)| line_start + s <= offset && offset < line_start + e)
+        let mut inside = false;
+        let at = offset - line_start;
+        each_comment(&self.text[line_start..line_end], style, at + 1, |s, e| {
+            inside |= s <= at && at < e;
+        });
+        inside
     }
 
     pub fn comments(&self) -> &[(usize, usize)] {
@@ -182,8 +185,16 @@ static STOPS_SEMICOLON: [bool; 256] = stops(true, false, true);
 /// Comment ranges, found by a small lexer that knows quotes: a `#` inside `"…"` is no comment.
 /// Strings do not span lines here, except `/* … */` comments in the slash style.
 fn comment_ranges(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    each_comment(text, style, text.len(), |s, e| out.push((s, e)));
+    out
+}
+
+/// [`comment_ranges`], handed to `found` one by one, of the comments that start before `until`
+/// (the text after them is not lexed).
+fn each_comment(text: &str, style: CommentStyle, until: usize, mut found: impl FnMut(usize, usize)) {
     if style == CommentStyle::None {
-        return Vec::new();
+        return;
     }
     let b = text.as_bytes();
     let hash = matches!(
@@ -200,10 +211,9 @@ fn comment_ranges(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
         (true, false, true) => &STOPS_SEMICOLON,
         (false, ..) => &STOPS_SLASH,
     };
-    let mut out = Vec::new();
     let mut i = 0;
     let mut quote: Option<u8> = None;
-    while i < b.len() {
+    while i < b.len() && i < until {
         if let Some(q) = quote {
             // Inside a string: only its end, an escape or the end of the line matter.
             let Some(j) = memchr::memchr3(b'\n', b'\\', q, &b[i..]) else {
@@ -224,6 +234,9 @@ fn comment_ranges(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
         while i < b.len() && !stops[usize::from(b[i])] {
             i += 1;
         }
+        if i >= until {
+            break;
+        }
         let Some(&c) = b.get(i) else { break };
         let prev_space = i == 0 || matches!(b[i - 1], b' ' | b'\t' | b'\n' | b'\r');
         let line_end = || memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |j| i + j);
@@ -234,19 +247,19 @@ fn comment_ranges(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
         };
         if (hash && c == b'#' && prev_space) || (semicolon && c == b';' && line_start()) {
             let end = line_end();
-            out.push((i, end));
+            found(i, end);
             i = end;
             continue;
         }
         if slash && c == b'/' && b.get(i + 1) == Some(&b'/') && (i == 0 || b[i - 1] != b':') {
             let end = line_end();
-            out.push((i, end));
+            found(i, end);
             i = end;
             continue;
         }
         if slash && c == b'/' && b.get(i + 1) == Some(&b'*') {
             let end = memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |j| i + 2 + j + 2);
-            out.push((i, end));
+            found(i, end);
             i = end;
             continue;
         }
@@ -259,7 +272,6 @@ fn comment_ranges(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
         }
         i += 1;
     }
-    out
 }
 
 #[cfg(test)]
@@ -366,6 +378,25 @@ mod tests {
                     reference_comment_ranges(&text, style),
                     "{:?}", style
                 );
+                // An offset is in a comment when a comment of its line (lexed whole), or a
+                // block comment of the file, holds it.
+                let s = src(&text, style);
+                let blocks = if matches!(style, CommentStyle::Slash | CommentStyle::HashAndSlash) {
+                    block_comments(&text)
+                } else {
+                    Vec::new()
+                };
+                for offset in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                    let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+                    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+                    let in_line = reference_comment_ranges(&text[line_start..line_end], style)
+                        .iter()
+                        .any(|&(a, e)| line_start + a <= offset && offset < line_start + e);
+                    let in_block = blocks.iter().any(|&(a, e)| a <= offset && offset < e);
+                    proptest::prop_assert_eq!(
+                        s.in_comment(offset), in_line || in_block, "{:?} {}", style, offset
+                    );
+                }
             }
         }
     }
