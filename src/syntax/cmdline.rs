@@ -54,13 +54,15 @@ enum ArgsAt<'t> {
     /// Read already (the command of a runner image, the items of an exec-form list).
     Read(Args<'t>),
     /// The words of the command line whose program (or stored command's use) is `at..end`,
-    /// after the first `skip` (the options before the subcommand, and the subcommand).
+    /// after the first `skip` (the options before the subcommand, and the subcommand); they end
+    /// before `reach` when it is known ([`reach`]).
     Line {
         text: &'t str,
         yaml: bool,
         at: usize,
         end: usize,
         skip: usize,
+        reach: Option<usize>,
     },
 }
 
@@ -75,6 +77,7 @@ impl<'t> Command<'t> {
                 at,
                 end,
                 skip,
+                ..
             } => {
                 let mut words = Vec::new();
                 command_words_into(text, at, end, yaml, &mut words, &mut String::new(), false);
@@ -95,13 +98,7 @@ impl<'t> Command<'t> {
     pub fn args_reach(&self) -> Option<(usize, usize)> {
         match self.args {
             ArgsAt::Read(_) => None,
-            ArgsAt::Line {
-                text,
-                yaml,
-                at,
-                end,
-                ..
-            } => reach(text.as_bytes(), at, end, yaml).map(|r| (self.subcommand.end, r)),
+            ArgsAt::Line { reach, .. } => reach.map(|r| (self.subcommand.end, r)),
         }
     }
 }
@@ -255,6 +252,7 @@ pub fn find_in<'t>(
                         at,
                         end,
                         skip: i + 1,
+                        reach: reach(b, at, end, yaml),
                     }
                 };
                 (words[i].clone(), args)
@@ -293,6 +291,7 @@ pub fn find_in<'t>(
                     at,
                     end,
                     skip: 0,
+                    reach: reach(b, at, end, yaml),
                 },
                 alias: true,
             });

@@ -192,7 +192,12 @@ fn comment_ranges(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
 
 /// [`comment_ranges`], handed to `found` one by one, of the comments that start before `until`
 /// (the text after them is not lexed).
-fn each_comment(text: &str, style: CommentStyle, until: usize, mut found: impl FnMut(usize, usize)) {
+fn each_comment(
+    text: &str,
+    style: CommentStyle,
+    until: usize,
+    mut found: impl FnMut(usize, usize),
+) {
     if style == CommentStyle::None {
         return;
     }
