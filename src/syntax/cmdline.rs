@@ -392,10 +392,7 @@ fn reach(b: &[u8], at: usize, end: usize, yaml: bool) -> Option<usize> {
 
 /// The line of `at`: (start, end).
 fn line_around(b: &[u8], at: usize) -> (usize, usize) {
-    let s = b[..at]
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .map_or(0, |i| i + 1);
+    let s = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
     let e = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
     (s, e)
 }
@@ -725,10 +722,7 @@ fn variable_uses(text: &str, name: &str) -> Vec<(usize, usize)> {
 /// or `NAME: gitlab-runner register …` on its line, or a YAML key whose block scalar the
 /// command starts (`register_cmd: >-` on the line above).
 fn holder(b: &[u8], at: usize, yaml: bool) -> Option<&str> {
-    let line_start = b[..at]
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .map_or(0, |i| i + 1);
+    let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     let name_before = |line: &[u8], sep: &[u8]| -> Option<(usize, usize)> {
         let t = line.trim_ascii_start();
@@ -759,10 +753,7 @@ fn holder(b: &[u8], at: usize, yaml: bool) -> Option<&str> {
     }
     // The line above opens a block scalar: `NAME: >-` / `NAME: |`.
     let prev_end = line_start - 1;
-    let prev_start = b[..prev_end]
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .map_or(0, |i| i + 1);
+    let prev_start = memchr::memrchr(b'\n', &b[..prev_end]).map_or(0, |i| i + 1);
     let prev = b[prev_start..prev_end].trim_ascii_end();
     let (s, e) = name_before(prev, b":")?;
     let rest = prev[e + 1..].trim_ascii();
@@ -785,10 +776,7 @@ fn folded_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
     // The nearest less-indented, non-blank line above must open a folded scalar; a scalar's
     // lines are few, so the walk is bounded.
     for _ in 0..200 {
-        let start = b[..end]
-            .iter()
-            .rposition(|&c| c == b'\n')
-            .map_or(0, |i| i + 1);
+        let start = memchr::memrchr(b'\n', &b[..end]).map_or(0, |i| i + 1);
         let line = &b[start..end];
         let trimmed = line.trim_ascii_end();
         if !trimmed.is_empty() {

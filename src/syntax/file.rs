@@ -208,6 +208,11 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             |(p, s)| p == program && s == subcommand,
             || (program.to_string(), subcommand.to_string()),
             || {
+                // The subcommand is written wherever a command is (on its line, in a runner
+                // image's `command:`, or where a command is stored).
+                if !self.contains(subcommand) {
+                    return Rc::new(Vec::new());
+                }
                 let occurrences = self.occurrences.get(
                     |p| p == program,
                     || program.to_string(),
