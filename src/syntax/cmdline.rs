@@ -651,25 +651,108 @@ fn squash_into(s: &str, out: &mut String) {
 
 /// Variables named after the program that stand where a program does: `{{ gitlab_runner_bin }}`,
 /// `$GITLAB_RUNNER`, `${gitlab_runner_path}`, `& $gitLabRunnerPath` (the name, squashed, holds
-/// the program's name, squashed). Ranges of the whole use.
+/// the program's name, squashed). Ranges of the whole use, in order.
+///
+/// Found from the program's name, not from every variable use: its rarest letter is looked for
+/// (`b` of `gitlab-runner`: a shell script has several times more `$` than `b`), the name's
+/// other letters around it with only `-`, `_` and `.` between them, and then the variable use
+/// around that: the same uses as [`variable_refs`] gives whose squashed name holds the
+/// program's.
 fn program_variables(text: &str, program: &str) -> Vec<(usize, usize)> {
     let want = squash(program);
-    if want.is_empty() {
+    let w = want.as_bytes();
+    // A name is ASCII: it cannot hold a squashed name that is not.
+    if w.is_empty() || !want.is_ascii() {
         return Vec::new();
     }
+    // Letters from the rarest in English and code to the commonest.
+    const RARITY: &[u8] = b"zqxjkvbpygfwmucldrhsnioate";
+    let rank = |c: u8| RARITY.iter().position(|&r| r == c).unwrap_or(RARITY.len());
+    let anchor = w
+        .iter()
+        .copied()
+        .min_by_key(|&c| rank(c))
+        .expect("not empty");
+    let b = text.as_bytes();
     let mut out = Vec::new();
-    let mut squashed = String::new();
-    for (at, end, name) in variable_refs(text) {
-        // Squashing only removes bytes: a shorter name cannot hold the program's.
-        if name.len() < want.len() {
-            continue;
-        }
-        squash_into(name, &mut squashed);
-        if squashed.contains(&want) {
-            out.push((at, end));
+    for p in memchr::memchr2_iter(anchor, anchor.to_ascii_uppercase(), b) {
+        for k in (0..w.len()).filter(|&k| w[k] == anchor) {
+            if let Some((ms, me)) = squashed_at(b, p, w, k) {
+                out.extend(variable_around(b, ms, me));
+            }
         }
     }
+    out.sort_unstable();
+    out.dedup();
     out
+}
+
+/// If `w` (squashed, lower case) is written around `p` with its letter `k` at `p`, in any case
+/// and with only `-`, `_` and `.` between its letters: where it is written.
+fn squashed_at(b: &[u8], p: usize, w: &[u8], k: usize) -> Option<(usize, usize)> {
+    let sep = |c: u8| matches!(c, b'-' | b'_' | b'.');
+    let mut end = p + 1;
+    for &c in &w[k + 1..] {
+        while b.get(end).is_some_and(|&x| sep(x)) {
+            end += 1;
+        }
+        if b.get(end)?.to_ascii_lowercase() != c {
+            return None;
+        }
+        end += 1;
+    }
+    let mut start = p;
+    for &c in w[..k].iter().rev() {
+        while start > 0 && sep(b[start - 1]) {
+            start -= 1;
+        }
+        if start == 0 || b[start - 1].to_ascii_lowercase() != c {
+            return None;
+        }
+        start -= 1;
+    }
+    Some((start, end))
+}
+
+/// The variable uses ([`variable_refs`]) whose name holds `ms..me`.
+fn variable_around(b: &[u8], ms: usize, me: usize) -> impl Iterator<Item = (usize, usize)> {
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    // The run of name bytes around `ms`, if it reaches `me`.
+    let run = |name: &dyn Fn(u8) -> bool| {
+        let mut s = ms;
+        while s > 0 && name(b[s - 1]) {
+            s -= 1;
+        }
+        let mut e = ms;
+        while e < b.len() && name(b[e]) {
+            e += 1;
+        }
+        (e >= me).then_some((s, e))
+    };
+    // `$name`, `${name}`.
+    let dollar = run(&ident).and_then(|(s, e)| {
+        if s >= 1 && b[s - 1] == b'$' {
+            Some((s - 1, e))
+        } else if s >= 2 && b[s - 1] == b'{' && b[s - 2] == b'$' && b.get(e) == Some(&b'}') {
+            Some((s - 2, e + 1))
+        } else {
+            None
+        }
+    });
+    // `{{ name }}`: a name or a dotted path, between blanks.
+    let template = run(&|c| ident(c) || c == b'.').and_then(|(s, e)| {
+        let mut i = s;
+        while i > 0 && b[i - 1] == b' ' {
+            i -= 1;
+        }
+        let mut j = e;
+        while b.get(j) == Some(&b' ') {
+            j += 1;
+        }
+        let opens = i >= 2 && b[i - 1] == b'{' && b[i - 2] == b'{' && (i == 2 || b[i - 3] != b'{');
+        (opens && b[j..].starts_with(b"}}")).then_some((i - 2, j + 2))
+    });
+    dollar.into_iter().chain(template)
 }
 
 /// Every variable use in `text`: `{{ name }}` (a plain name or dotted path, no filters),
@@ -1227,6 +1310,35 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// [`program_variables`] as it was: every variable use, squashed.
+    fn program_variables_by_every_use(text: &str, program: &str) -> Vec<(usize, usize)> {
+        let want = squash(program);
+        variable_refs(text)
+            .filter(|(_, _, name)| squash(name).contains(&want))
+            .map(|(s, e, _)| (s, e))
+            .collect()
+    }
+
+    proptest::proptest! {
+        /// Looking for the program's name first finds the same variables as squashing every
+        /// variable use.
+        #[test]
+        fn program_variables_agree_with_every_use(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "$", "{", "{{", "{{{", " ", "}}", "}", "GITLAB", "gitlab", "GitLab", "git", "lab",
+                "_", "-", ".", "runner", "Runner", "RUNNER", "run", "ner", "b", "B", "x", "é", "\n",
+                "path", "$$",
+            ]), 0..24),
+        ) {
+            let text = parts.concat();
+            proptest::prop_assert_eq!(
+                program_variables(&text, "gitlab-runner"),
+                program_variables_by_every_use(&text, "gitlab-runner"),
+                "{:?}", text
+            );
         }
     }
 
