@@ -163,11 +163,10 @@ fn block_comments(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// The bytes where [`comment_ranges`] stops outside quotes: line breaks, quotes, and the bytes
-/// that start a comment in the style (made once, not for each line lexed).
+/// The bytes where [`comment_ranges`] stops outside quotes: quotes, and the bytes that start a
+/// comment in the style (made once, not for each line lexed). A line break changes nothing there.
 const fn stops(hash: bool, slash: bool, semicolon: bool) -> [bool; 256] {
     let mut t = [false; 256];
-    t[b'\n' as usize] = true;
     t[b'"' as usize] = true;
     t[b'\'' as usize] = true;
     t[b'`' as usize] = true;
