@@ -118,18 +118,29 @@ fn string_literals(ctx: &FileCtx) -> Vec<(usize, usize, bool)> {
             i = close + 3;
             continue;
         }
-        let mut j = i + 1;
-        while j < b.len() && b[j] != c && (c == b'`' || b[j] != b'\n') {
-            if b[j] == b'\\' {
-                j += 1;
-            }
-            j += 1;
-        }
-        let close = j.min(b.len());
+        let close = closing_quote(b, i + 1, c);
         out.push((i + 1, close, c == b'`'));
         i = close + 1;
     }
     out
+}
+
+/// Where the string literal opened by the quote `c`, whose content starts at `from`, ends: its
+/// closing quote, or a line break for all but a template literal, or the end of the text. A
+/// backslash escapes the byte after it.
+fn closing_quote(b: &[u8], from: usize, c: u8) -> usize {
+    let line_break = if c == b'`' { c } else { b'\n' };
+    let mut j = from;
+    loop {
+        match b
+            .get(j..)
+            .and_then(|rest| memchr::memchr3(c, b'\\', line_break, rest))
+        {
+            None => return b.len(),
+            Some(k) if b[j + k] == b'\\' => j += k + 2,
+            Some(k) => return j + k,
+        }
+    }
 }
 
 /// Does `hay` contain `needle` (lowercase ASCII) in any case? No copy of the text is made.
@@ -202,6 +213,28 @@ fn parse_at(doc: &str, base: usize) -> Parsed {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The end of a string literal is where a byte-by-byte scan finds it.
+        #[test]
+        fn closing_quotes_as_byte_by_byte(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "\"", "'", "`", "\\", "\n", "a", " ", "é", "\\\n",
+            ]), 0..30),
+            quote in proptest::sample::select(vec![b'"', b'\'', b'`']),
+        ) {
+            let text = parts.concat();
+            let b = text.as_bytes();
+            let mut j = 0;
+            while j < b.len() && b[j] != quote && (quote == b'`' || b[j] != b'\n') {
+                if b[j] == b'\\' {
+                    j += 1;
+                }
+                j += 1;
+            }
+            proptest::prop_assert_eq!(closing_quote(b, 0, quote), j.min(b.len()), "{:?}", text);
+        }
+    }
 
     #[test]
     fn escapes_and_interpolations_keep_offsets() {
