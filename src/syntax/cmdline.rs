@@ -716,17 +716,10 @@ fn squashed_at(b: &[u8], p: usize, w: &[u8], k: usize) -> Option<(usize, usize)>
 
 /// The variable uses ([`variable_refs`]) whose name holds `ms..me`.
 fn variable_around(b: &[u8], ms: usize, me: usize) -> impl Iterator<Item = (usize, usize)> {
-    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let ident = super::is_ident_byte;
     // The run of name bytes around `ms`, if it reaches `me`.
     let run = |name: &dyn Fn(u8) -> bool| {
-        let mut s = ms;
-        while s > 0 && name(b[s - 1]) {
-            s -= 1;
-        }
-        let mut e = ms;
-        while e < b.len() && name(b[e]) {
-            e += 1;
-        }
+        let (s, e) = super::run_around(b, ms, name);
         (e >= me).then_some((s, e))
     };
     // `$name`, `${name}`.
@@ -750,7 +743,7 @@ fn variable_around(b: &[u8], ms: usize, me: usize) -> impl Iterator<Item = (usiz
             j += 1;
         }
         let opens = i >= 2 && b[i - 1] == b'{' && b[i - 2] == b'{' && (i == 2 || b[i - 3] != b'{');
-        (opens && b[j..].starts_with(b"}}")).then_some((i - 2, j + 2))
+        (opens && b[j..].starts_with(b"}}")).then(|| (i - 2, j + 2))
     });
     dollar.into_iter().chain(template)
 }
@@ -1156,6 +1149,8 @@ mod tests {
         let c = find(t, "gitlab-runner", "register", false);
         assert_eq!(args(&c[0]), ["--registration-token", "$t"]);
         assert_eq!(c[0].program.text, "$gitLabRunnerPath");
+        // A name at the very start of the text, in no variable use (an underflow once).
+        assert!(program_variables("GITLAB_RUNNER x", "gitlab-runner").is_empty());
         let t = "${GITLAB_RUNNER_BIN} register -r x\n$RUNNER register -r x\n{{ gitlab_runner.token }} x\n";
         let c = find(t, "gitlab-runner", "register", false);
         assert_eq!(c.len(), 1);

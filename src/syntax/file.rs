@@ -365,6 +365,20 @@ pub fn is_ident_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
+/// The run of bytes `is_part` accepts around `at` (`at..at` when it accepts neither `b[at]` nor
+/// the byte before).
+pub fn run_around(b: &[u8], at: usize, is_part: impl Fn(u8) -> bool) -> (usize, usize) {
+    let mut start = at;
+    while start > 0 && is_part(b[start - 1]) {
+        start -= 1;
+    }
+    let mut end = at;
+    while end < b.len() && is_part(b[end]) {
+        end += 1;
+    }
+    (start, end)
+}
+
 /// Offsets of `word` in `text` where it stands alone: not preceded or followed by a byte that
 /// `is_word` accepts.
 pub fn word_offsets<'t>(

@@ -19,6 +19,6 @@ pub mod yaml;
 pub use classify::{Class, FileKind};
 pub use file::{
     ABSENT, FileCtx, FirstOffsets, NOT_LOOKED_FOR, is_ident_byte, is_yaml_kind, literal_order,
-    word_offsets,
+    run_around, word_offsets,
 };
 pub use rest::{Method, RestApi};

@@ -110,14 +110,7 @@ fn is_url_byte(c: u8) -> bool {
 /// The URL-like word around `at`.
 fn url_at(text: &str, at: usize) -> Url<'_> {
     let b = text.as_bytes();
-    let mut start = at;
-    while start > 0 && is_url_byte(b[start - 1]) {
-        start -= 1;
-    }
-    let mut end = at;
-    while end < b.len() && is_url_byte(b[end]) {
-        end += 1;
-    }
+    let (start, mut end) = super::run_around(b, at, is_url_byte);
     // Trailing punctuation of prose.
     while end > at && matches!(b[end - 1], b'.' | b':') {
         end -= 1;
