@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run every fuzz target for SECONDS each (default 10: a minute in all), on the machine's stable
-# toolchain (RUSTC_BOOTSTRAP=1 lets cargo-fuzz use the nightly-only flags it needs).
+# toolchain (RUSTC_BOOTSTRAP=1 lets cargo-fuzz use the nightly-only flags it needs). Optimised,
+# with debug assertions and overflow checks (`-a`): an arithmetic overflow is a crash too.
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 # A crash stops the run; its input is in fuzz/artifacts/TARGET/. Fix it, then keep the input in
 # fuzz/regressions/TARGET/, where tests/fuzz_regressions.rs replays it on every `cargo test`.
@@ -14,11 +15,11 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked
 export RUSTC_BOOTSTRAP=1
-cargo fuzz build -O --sanitizer none
+cargo fuzz build -O -a --sanitizer none
 for t in "${targets[@]}"; do
   mkdir -p "fuzz/corpus/$t"
   echo "fuzz $t for ${seconds}s"
-  cargo fuzz run -O --sanitizer none "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
+  cargo fuzz run -O -a --sanitizer none "$t" "fuzz/corpus/$t" "fuzz/seeds/$t" -- \
     -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 2>&1 \
     | grep -E "^(Done|stat::number_of_executed_units|==[0-9]+== ERROR|thread .* panicked|SUMMARY)" || true
   # Any one kind of artifact is a failure (one `ls` of all three globs fails when one is absent).
