@@ -654,7 +654,7 @@ fn squash_into(s: &str, out: &mut String) {
 /// the program's name, squashed). Ranges of the whole use, in order.
 ///
 /// Found from the program's name, not from every variable use: its rarest letter is looked for
-/// (`b` of `gitlab-runner`: a shell script has several times more `$` than `b`), the name's
+/// (`b` of `gitlab-runner`: the benchmark's shell files hold four times more `$` than `b`), the name's
 /// other letters around it with only `-`, `_` and `.` between them, and then the variable use
 /// around that: the same uses as [`variable_refs`] gives whose squashed name holds the
 /// program's.
