@@ -653,10 +653,10 @@ fn squash_into(s: &str, out: &mut String) {
 /// `$GITLAB_RUNNER`, `${gitlab_runner_path}`, `& $gitLabRunnerPath` (the name, squashed, holds
 /// the program's name, squashed). Ranges of the whole use, in order.
 ///
-/// Found from the program's name, not from every variable use: its rarest letter is looked for
-/// (`b` of `gitlab-runner`: the benchmark's shell files hold four times more `$` than `b`), the name's
-/// other letters around it with only `-`, `_` and `.` between them, and then the variable use
-/// around that: the same uses as [`variable_refs`] gives whose squashed name holds the
+/// Found from the program's name, not from every variable use: its rarest letter is looked
+/// for (`b` of `gitlab-runner`: the benchmark's shell files hold four times more `$` than `b`),
+/// the name's other letters around it with only `-`, `_` and `.` between them, and then the
+/// variable use around that: the same uses as [`variable_refs`] gives whose squashed name holds the
 /// program's.
 fn program_variables(text: &str, program: &str) -> Vec<(usize, usize)> {
     let want = squash(program);
