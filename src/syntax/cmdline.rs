@@ -656,8 +656,8 @@ fn squash_into(s: &str, out: &mut String) {
 /// Found from the program's name, not from every variable use: its rarest letter is looked
 /// for (`b` of `gitlab-runner`: the benchmark's shell files hold four times more `$` than `b`),
 /// the name's other letters around it with only `-`, `_` and `.` between them, and then the
-/// variable use around that: the same uses as [`variable_refs`] gives whose squashed name holds the
-/// program's.
+/// variable use around that: the same uses as [`variable_refs`] gives whose squashed name
+/// holds the program's.
 fn program_variables(text: &str, program: &str) -> Vec<(usize, usize)> {
     let want = squash(program);
     let w = want.as_bytes();
