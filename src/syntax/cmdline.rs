@@ -191,10 +191,10 @@ struct Place {
     /// The program's start and end.
     at: usize,
     end: usize,
-    /// The range of its first words in [`Occurrences::words`].
+    /// The range of its first words in [`Occurrences::words`] (all of them for an exec-form
+    /// list, whose items are read at once).
     words: std::ops::Range<usize>,
-    /// Those are all its words (the items of an exec-form list, read at once).
-    complete: bool,
+    extent: Extent,
 }
 
 impl<'t> Occurrences<'t> {
@@ -207,13 +207,13 @@ impl<'t> Occurrences<'t> {
             .into_iter()
             .map(|(at, end)| {
                 let from = words.len();
-                let complete =
+                let extent =
                     command_words_into(text, at, end, yaml, &mut words, &mut unquoted, true);
                 Place {
                     at,
                     end,
                     words: from..words.len(),
-                    complete,
+                    extent,
                 }
             })
             .collect();
@@ -239,7 +239,7 @@ pub fn find_in<'t>(
             let words = &occurrences.words[range.clone()];
             let i = words.iter().position(|w| !w.text.starts_with('-'))?;
             (words[i].text == subcommand).then(|| {
-                let args = if place.complete {
+                let args = if matches!(place.extent, Extent::List(_)) {
                     ArgsAt::Read(Args {
                         words: occurrences.words.clone(),
                         from: range.start + i + 1,
@@ -252,7 +252,7 @@ pub fn find_in<'t>(
                         at,
                         end,
                         skip: i + 1,
-                        reach: reach(b, at, end, yaml),
+                        reach: reach(b, end, place.extent),
                     }
                 };
                 (words[i].clone(), args)
@@ -291,7 +291,7 @@ pub fn find_in<'t>(
                     at,
                     end,
                     skip: 0,
-                    reach: reach(b, at, end, yaml),
+                    reach: reach(b, end, shape(b, at, end, yaml).1),
                 },
                 alias: true,
             });
@@ -331,7 +331,7 @@ fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
 /// The words after the program that spans `at..end` (an exec-form list's items, or the words of
 /// the command line), appended to `out` (`unquoted`: a buffer for unquoting words). With
 /// `to_subcommand`, a command line's words are read only up to the first that is not an option.
-/// Whether all the command's words were read.
+/// How far the command's words can run.
 fn command_words_into<'t>(
     text: &'t str,
     at: usize,
@@ -340,39 +340,58 @@ fn command_words_into<'t>(
     out: &mut Vec<Word<'t>>,
     unquoted: &mut String,
     to_subcommand: bool,
-) -> bool {
-    let b = text.as_bytes();
-    let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
-    let enclosing = open_quote(b, line_start, at);
-    let folded = if yaml {
-        folded_indent(b, line_start, at)
-    } else {
-        None
-    };
-    match exec_form(b, at, end, enclosing) {
-        Some(close) => {
-            out.extend(flow_items(text, end + 1, close));
-            true
-        }
-        None => {
-            words_into(text, end, enclosing, folded, out, unquoted, to_subcommand);
-            !to_subcommand
-        }
+) -> Extent {
+    let (enclosing, extent) = shape(text.as_bytes(), at, end, yaml);
+    match extent {
+        Extent::List(close) => out.extend(flow_items(text, end + 1, close)),
+        Extent::Folded(indent) => words_into(
+            text,
+            end,
+            enclosing,
+            Some(indent),
+            out,
+            unquoted,
+            to_subcommand,
+        ),
+        Extent::Line => words_into(text, end, enclosing, None, out, unquoted, to_subcommand),
     }
+    extent
 }
 
-/// Where the words of the command line whose program is `at..end` end at the latest: the end
+/// How far the words after a program can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Extent {
+    /// The program is an item of an exec-form list, which closes at this `]`.
+    List(usize),
+    /// The command is in a folded YAML scalar indented this much: it goes on over the lines
+    /// indented as much.
+    Folded(usize),
+    /// To the end of its logical line at the latest.
+    Line,
+}
+
+/// The quote the program at `at..end` is written in, if any, and how far its words can run.
+fn shape(b: &[u8], at: usize, end: usize, yaml: bool) -> (Option<u8>, Extent) {
+    let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
+    let enclosing = open_quote(b, line_start, at);
+    let extent = match exec_form(b, at, end, enclosing) {
+        Some(close) => Extent::List(close),
+        None => match yaml.then(|| folded_indent(b, line_start, at)).flatten() {
+            Some(indent) => Extent::Folded(indent),
+            None => Extent::Line,
+        },
+    };
+    (enclosing, extent)
+}
+
+/// Where the words of a command line whose program ends at `end` end at the latest: the end
 /// of its logical line (a line that ends in a continuation, `\`, `` ` `` or `^`, goes on). A
 /// word never crosses a line break otherwise: a quoted string stops at the end of its line,
 /// and template expressions and substitutions are words only when they close on their line.
 /// `None` when the words may run further: the items of an exec-form list, a command in a
 /// folded YAML scalar.
-fn reach(b: &[u8], at: usize, end: usize, yaml: bool) -> Option<usize> {
-    let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
-    let enclosing = open_quote(b, line_start, at);
-    if exec_form(b, at, end, enclosing).is_some()
-        || yaml && folded_indent(b, line_start, at).is_some()
-    {
+fn reach(b: &[u8], end: usize, extent: Extent) -> Option<usize> {
+    if extent != Extent::Line {
         return None;
     }
     let mut i = end;
@@ -634,19 +653,10 @@ fn block_items(text: &str, mut i: usize, col: usize) -> Vec<Word<'_>> {
 
 /// Normalised for comparing names: lower case, without `-`, `_` and `.`.
 fn squash(s: &str) -> String {
-    let mut out = String::new();
-    squash_into(s, &mut out);
-    out
-}
-
-/// [`squash`] into a buffer (cleared first).
-fn squash_into(s: &str, out: &mut String) {
-    out.clear();
-    out.extend(
-        s.bytes()
-            .filter(|c| !matches!(c, b'-' | b'_' | b'.'))
-            .map(|c| c.to_ascii_lowercase() as char),
-    );
+    s.bytes()
+        .filter(|c| !matches!(c, b'-' | b'_' | b'.'))
+        .map(|c| c.to_ascii_lowercase() as char)
+        .collect()
 }
 
 /// Variables named after the program that stand where a program does: `{{ gitlab_runner_bin }}`,
