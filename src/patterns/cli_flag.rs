@@ -19,6 +19,43 @@ pub struct CliFlag {
     pub env: Option<String>,
 }
 
+/// A long flag and its short form, compared a few bytes at a time: a command's line is checked
+/// for them at each `-` it holds (most are other flags, told apart by their first bytes without
+/// a call to `memcmp`).
+struct FlagHeads<'f> {
+    flag: &'f [u8],
+    /// The long flag's first four bytes, when it has four or more.
+    head: Option<[u8; 4]>,
+    short: Option<[u8; 2]>,
+}
+
+impl<'f> FlagHeads<'f> {
+    fn new(flag: &'f str, short: Option<&str>) -> Self {
+        let f = flag.as_bytes();
+        FlagHeads {
+            flag: f,
+            head: f.get(..4).and_then(|h| h.try_into().ok()),
+            short: short.and_then(|s| s.as_bytes().try_into().ok()),
+        }
+    }
+
+    /// Does `line` hold the flag or the short flag (anywhere, as bytes)?
+    fn holds(&self, line: &[u8]) -> bool {
+        memchr::memchr_iter(b'-', line).any(|i| {
+            let rest = &line[i..];
+            let long = match self.head {
+                Some(head) => {
+                    rest.len() >= self.flag.len()
+                        && rest[..4] == head
+                        && rest[4..self.flag.len()] == self.flag[4..]
+                }
+                None => rest.starts_with(self.flag),
+            };
+            long || self.short.is_some_and(|s| rest.len() >= 2 && rest[..2] == s)
+        })
+    }
+}
+
 impl PatternKind for CliFlag {
     const NAME: &'static str = "cli_flag";
     const REQUIRED: &'static [&'static str] = &["command", "flag"];
@@ -103,16 +140,13 @@ impl PatternKind for CliFlag {
         } else {
             Default::default()
         };
-        let holds = |from: usize, to: usize| {
-            let line = &ctx.src.text.as_bytes()[from..to];
-            memchr::memchr_iter(b'-', line).any(|i| {
-                let rest = &line[i..];
-                rest.starts_with(flag.as_bytes())
-                    || short.is_some_and(|s| rest.starts_with(s.as_bytes()))
-            })
-        };
+        let written_in = FlagHeads::new(flag, short);
+        let text = ctx.src.text.as_bytes();
         for cmd in commands.iter() {
-            if cmd.args_reach().is_some_and(|(from, to)| !holds(from, to)) {
+            if cmd
+                .args_reach()
+                .is_some_and(|(from, to)| !written_in.holds(&text[from..to]))
+            {
                 continue;
             }
             for w in &cmd.args() {
