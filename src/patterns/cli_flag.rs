@@ -41,7 +41,8 @@ impl<'f> FlagHeads<'f> {
 
     /// Does `line` hold the flag or the short flag (anywhere, as bytes)?
     fn holds(&self, line: &[u8]) -> bool {
-        memchr::memchr_iter(b'-', line).any(|i| {
+        // A plain loop: a command's line is short, and `memchr` costs more to set up.
+        (0..line.len()).filter(|&i| line[i] == b'-').any(|i| {
             let rest = &line[i..];
             let long = match self.head {
                 Some(head) => {
