@@ -44,7 +44,37 @@ fn gram_hash(w: u32) -> usize {
     (w.wrapping_mul(0x9E37_79B1) >> (32 - HASH_BITS)) as usize
 }
 
-/// One literal: its searcher and the distinct hashes of its four-byte sequences.
+/// The other hash of four bytes, where the processor computes it in one instruction (x86-64
+/// with SSE 4.2): the low bits of their CRC-32C. The stamping is then a third faster (measured
+/// on the benchmark's Python and shell files: 2.5–2.9 GB/s against 1.9 GB/s).
+fn crc_hash(w: u32) -> usize {
+    // CRC-32C, reflected, as the `crc32` instruction computes it from 0, bit by bit: used for
+    // the literals' hashes, which are made once.
+    let mut crc = w;
+    for _ in 0..32 {
+        crc = if crc & 1 != 0 {
+            (crc >> 1) ^ 0x82F6_3B78
+        } else {
+            crc >> 1
+        };
+    }
+    crc as usize & ((1 << HASH_BITS) - 1)
+}
+
+/// Does this processor compute [`crc_hash`] in one instruction?
+fn crc_instruction() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("sse4.2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// One literal: its searcher and the distinct hashes of its four-byte sequences (by the hash
+/// the prefilter uses).
 struct Literal {
     finder: Finder<'static>,
     hashes: Vec<u16>,
@@ -52,6 +82,8 @@ struct Literal {
 
 /// The literals and, for each, the detectors that need it.
 pub struct Prefilter {
+    /// The sequences are hashed with [`crc_hash`] (else [`gram_hash`]).
+    crc: bool,
     /// The distinct literals, then the suppression marker, then the embedded-region markers.
     literals: Vec<Literal>,
     /// The number of detector literals (the index of the suppression marker).
@@ -148,6 +180,11 @@ pub struct Needs {
 impl Prefilter {
     /// The prefilter for the detectors whose needs these are (by index).
     pub fn new(needs: &[Needs]) -> Self {
+        Self::hashing(needs, crc_instruction())
+    }
+
+    /// [`Self::new`], hashing with [`crc_hash`] or not.
+    fn hashing(needs: &[Needs], crc: bool) -> Self {
         // Every distinct literal once, then the suppression marker and the region markers.
         fn index_of<'a>(unique: &mut Vec<&'a str>, lit: &'a str) -> usize {
             unique.iter().position(|u| *u == lit).unwrap_or_else(|| {
@@ -193,8 +230,9 @@ impl Prefilter {
             .collect();
         index.sort_unstable_by(|(a, _), (b, _)| crate::syntax::literal_order(a, b));
         Self {
+            crc,
             index,
-            literals: unique.iter().map(|l| Literal::new(l)).collect(),
+            literals: unique.iter().map(|l| Literal::new(l, crc)).collect(),
             detector_literals,
             longest: unique.iter().map(|l| l.len()).max().unwrap_or(0),
             users,
@@ -288,7 +326,7 @@ impl Prefilter {
         while at < text.len() && missing > 0 {
             let chunk = &text[at..(at + CHUNK + self.longest).min(text.len())];
             let stamp = scratch.next_stamp();
-            stamp_grams(chunk, &mut scratch.stamps, stamp);
+            self.stamp_grams(chunk, &mut scratch.stamps, stamp);
             let stamps = &scratch.stamps;
             for ((lit, found), first) in self
                 .literals
@@ -311,11 +349,12 @@ impl Prefilter {
 }
 
 impl Literal {
-    fn new(text: &str) -> Self {
+    fn new(text: &str, crc: bool) -> Self {
         let b = text.as_bytes();
+        let hash = if crc { crc_hash } else { gram_hash };
         let mut hashes: Vec<u16> = b
             .windows(4)
-            .map(|w| gram_hash(u32::from_le_bytes([w[0], w[1], w[2], w[3]])) as u16)
+            .map(|w| hash(u32::from_le_bytes([w[0], w[1], w[2], w[3]])) as u16)
             .collect();
         hashes.sort_unstable();
         hashes.dedup();
@@ -326,21 +365,50 @@ impl Literal {
     }
 }
 
-/// Stamp the hash of every four-byte sequence of `chunk`.
-fn stamp_grams(chunk: &[u8], stamps: &mut [Stamp; 1 << HASH_BITS], stamp: Stamp) {
+impl Prefilter {
+    /// Stamp the hash of every four-byte sequence of `chunk`.
+    fn stamp_grams(&self, chunk: &[u8], stamps: &mut [Stamp; 1 << HASH_BITS], stamp: Stamp) {
+        #[cfg(target_arch = "x86_64")]
+        if self.crc {
+            // SAFETY: `crc` is set only where the processor has SSE 4.2 (`crc_instruction`).
+            unsafe { stamp_grams_crc(chunk, stamps, stamp) };
+            return;
+        }
+        stamp_grams_with(chunk, stamps, stamp, gram_hash);
+    }
+}
+
+/// Stamp the hash of every four-byte sequence of `chunk`, by `hash`.
+#[inline(always)]
+fn stamp_grams_with(
+    chunk: &[u8],
+    stamps: &mut [Stamp; 1 << HASH_BITS],
+    stamp: Stamp,
+    hash: impl Fn(u32) -> usize,
+) {
     let mut i = 0;
     // Five sequences per eight-byte load.
     while let Some(word) = chunk.get(i..i + 8) {
         let w = u64::from_le_bytes(word.try_into().expect("eight bytes"));
         for shift in [0, 8, 16, 24, 32] {
-            stamps[gram_hash((w >> shift) as u32)] = stamp;
+            stamps[hash((w >> shift) as u32)] = stamp;
         }
         i += 5;
     }
     while let Some(w) = chunk.get(i..i + 4) {
-        stamps[gram_hash(u32::from_le_bytes([w[0], w[1], w[2], w[3]]))] = stamp;
+        stamps[hash(u32::from_le_bytes([w[0], w[1], w[2], w[3]]))] = stamp;
         i += 1;
     }
+}
+
+/// [`stamp_grams_with`] the `crc32` instruction: [`crc_hash`] in one instruction.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse4.2")]
+fn stamp_grams_crc(chunk: &[u8], stamps: &mut [Stamp; 1 << HASH_BITS], stamp: Stamp) {
+    use std::arch::x86_64::_mm_crc32_u32;
+    stamp_grams_with(chunk, stamps, stamp, |w| {
+        _mm_crc32_u32(0, w) as usize & ((1 << HASH_BITS) - 1)
+    });
 }
 
 #[cfg(test)]
@@ -365,31 +433,54 @@ mod tests {
         Prefilter::new(&needs)
     }
 
-    /// The prefilter over one detector per literal: which literals it says occur.
-    fn occurring(literals: &[&str], text: &[u8]) -> Vec<bool> {
-        let p = one_per_literal(literals);
-        let mut scratch = Scratch::default();
-        p.candidates(text, &mut scratch, &ALL_MARKERS, KindSet::all());
-        let mut out = vec![false; literals.len()];
-        for &d in scratch.candidates() {
-            out[d] = true;
+    /// The prefilters over one detector per literal, with each hash this processor has.
+    fn prefilters(literals: &[&str]) -> Vec<Prefilter> {
+        let needs: Vec<Needs> = literals.iter().map(|l| needs(&[l])).collect();
+        let mut out = vec![Prefilter::hashing(&needs, false)];
+        if crc_instruction() {
+            out.push(Prefilter::hashing(&needs, true));
         }
         out
     }
 
-    /// Where the prefilter says each literal first occurs (`None`: nowhere).
-    fn first_offsets(literals: &[&str], text: &[u8]) -> Vec<Option<usize>> {
-        let p = one_per_literal(literals);
-        let mut scratch = Scratch::default();
-        p.candidates(text, &mut scratch, &ALL_MARKERS, KindSet::all());
-        literals
+    /// Which literals the prefilter says occur (the same with each hash).
+    fn occurring(literals: &[&str], text: &[u8]) -> Vec<bool> {
+        let answers: Vec<Vec<bool>> = prefilters(literals)
             .iter()
-            .map(|l| {
-                let i = p.index().iter().find(|(t, _)| &**t == *l).unwrap().1;
-                let at = scratch.first_offsets()[i];
-                (at != usize::MAX).then_some(at)
+            .map(|p| {
+                let mut scratch = Scratch::default();
+                p.candidates(text, &mut scratch, &ALL_MARKERS, KindSet::all());
+                let mut out = vec![false; literals.len()];
+                for &d in scratch.candidates() {
+                    out[d] = true;
+                }
+                out
             })
-            .collect()
+            .collect();
+        assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+        answers[0].clone()
+    }
+
+    /// Where the prefilter says each literal first occurs (`None`: nowhere; the same with each
+    /// hash).
+    fn first_offsets(literals: &[&str], text: &[u8]) -> Vec<Option<usize>> {
+        let answers: Vec<Vec<Option<usize>>> = prefilters(literals)
+            .iter()
+            .map(|p| {
+                let mut scratch = Scratch::default();
+                p.candidates(text, &mut scratch, &ALL_MARKERS, KindSet::all());
+                literals
+                    .iter()
+                    .map(|l| {
+                        let i = p.index().iter().find(|(t, _)| &**t == *l).unwrap().1;
+                        let at = scratch.first_offsets()[i];
+                        (at != usize::MAX).then_some(at)
+                    })
+                    .collect()
+            })
+            .collect();
+        assert!(answers.windows(2).all(|w| w[0] == w[1]), "{answers:?}");
+        answers[0].clone()
     }
 
     fn naive_first(literals: &[&str], text: &[u8]) -> Vec<Option<usize>> {
@@ -437,6 +528,27 @@ mod tests {
                     "{lit}@{start}"
                 );
             }
+        }
+    }
+
+    /// The literals' hashes are made in software, the text's by the instruction: the two agree.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_crc_hash_is_the_instruction_s() {
+        if !crc_instruction() {
+            return;
+        }
+        let mut w = 0x1234_5678u32;
+        for _ in 0..10_000 {
+            let mut one = Box::new([0u8; 1 << HASH_BITS]);
+            // SAFETY: the processor has SSE 4.2 (checked above).
+            unsafe { stamp_grams_crc(&w.to_le_bytes(), &mut one, 1) };
+            assert_eq!(
+                one.iter().position(|&s| s == 1),
+                Some(crc_hash(w)),
+                "{w:#x}"
+            );
+            w = w.wrapping_mul(0x9E37_79B1).wrapping_add(0x7F4A_7C15);
         }
     }
 
