@@ -688,7 +688,10 @@ fn program_variables(text: &str, program: &str) -> Vec<(usize, usize)> {
     for p in memchr::memchr2_iter(anchor, anchor.to_ascii_uppercase(), b) {
         for k in (0..w.len()).filter(|&k| w[k] == anchor) {
             if let Some((ms, me)) = squashed_at(b, p, w, k) {
-                out.extend(variable_around(b, ms, me));
+                // A variable's name holds no `-` (the program itself, `gitlab-runner`, does).
+                if !b[ms..me].contains(&b'-') {
+                    out.extend(variable_around(b, ms, me));
+                }
             }
         }
     }
@@ -728,12 +731,12 @@ fn squashed_at(b: &[u8], p: usize, w: &[u8], k: usize) -> Option<(usize, usize)>
 fn variable_around(b: &[u8], ms: usize, me: usize) -> impl Iterator<Item = (usize, usize)> {
     let ident = super::is_ident_byte;
     // The run of name bytes around `ms`, if it reaches `me`.
-    let run = |name: &dyn Fn(u8) -> bool| {
+    fn run(b: &[u8], ms: usize, me: usize, name: impl Fn(u8) -> bool) -> Option<(usize, usize)> {
         let (s, e) = super::run_around(b, ms, name);
         (e >= me).then_some((s, e))
-    };
+    }
     // `$name`, `${name}`.
-    let dollar = run(&ident).and_then(|(s, e)| {
+    let dollar = run(b, ms, me, ident).and_then(|(s, e)| {
         if s >= 1 && b[s - 1] == b'$' {
             Some((s - 1, e))
         } else if s >= 2 && b[s - 1] == b'{' && b[s - 2] == b'$' && b.get(e) == Some(&b'}') {
@@ -743,7 +746,7 @@ fn variable_around(b: &[u8], ms: usize, me: usize) -> impl Iterator<Item = (usiz
         }
     });
     // `{{ name }}`: a name or a dotted path, between blanks.
-    let template = run(&|c| ident(c) || c == b'.').and_then(|(s, e)| {
+    let template = run(b, ms, me, |c| ident(c) || c == b'.').and_then(|(s, e)| {
         let mut i = s;
         while i > 0 && b[i - 1] == b' ' {
             i -= 1;
@@ -1335,7 +1338,8 @@ mod tests {
             parts in proptest::collection::vec(proptest::sample::select(vec![
                 "$", "{", "{{", "{{{", " ", "}}", "}", "GITLAB", "gitlab", "GitLab", "git", "lab",
                 "_", "-", ".", "runner", "Runner", "RUNNER", "run", "ner", "b", "B", "x", "é", "\n",
-                "path", "$$",
+                "path", "$$", "gitlab-runner", "GITLAB_RUNNER", "gitlab_runner", "gitLabRunner",
+                "gitlab.runner",
             ]), 0..24),
         ) {
             let text = parts.concat();
