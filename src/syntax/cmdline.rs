@@ -232,7 +232,7 @@ pub fn find_in<'t>(
     yaml: bool,
 ) -> Vec<Command<'t>> {
     let b = text.as_bytes();
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(occurrences.places.len());
     for place in &occurrences.places {
         let (at, end, range) = (place.at, place.end, &place.words);
         let named = || {
@@ -372,7 +372,7 @@ enum Extent {
 
 /// The quote the program at `at..end` is written in, if any, and how far its words can run.
 fn shape(b: &[u8], at: usize, end: usize, yaml: bool) -> (Option<u8>, Extent) {
-    let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
+    let line_start = super::line_start(b, at);
     let enclosing = open_quote(b, line_start, at);
     let extent = match exec_form(b, at, end, enclosing) {
         Some(close) => Extent::List(close),
@@ -811,7 +811,7 @@ fn variable_uses(text: &str, name: &str) -> Vec<(usize, usize)> {
 /// or `NAME: gitlab-runner register …` on its line, or a YAML key whose block scalar the
 /// command starts (`register_cmd: >-` on the line above).
 fn holder(b: &[u8], at: usize, yaml: bool) -> Option<&str> {
-    let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
+    let line_start = super::line_start(b, at);
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     let name_before = |line: &[u8], sep: &[u8]| -> Option<(usize, usize)> {
         let t = line.trim_ascii_start();

@@ -365,6 +365,17 @@ pub fn is_ident_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
+/// Where the line that holds `at` starts. Most places asked about are at or near the start of
+/// their line: the bytes just before are looked at one by one first, which costs less than
+/// setting up a vector search.
+pub fn line_start(b: &[u8], at: usize) -> usize {
+    let near = at.saturating_sub(16);
+    match b[near..at].iter().rposition(|&c| c == b'\n') {
+        Some(i) => near + i + 1,
+        None => memchr::memrchr(b'\n', &b[..near]).map_or(0, |i| i + 1),
+    }
+}
+
 /// The run of bytes `is_part` accepts around `at` (`at..at` when it accepts neither `b[at]` nor
 /// the byte before).
 pub fn run_around(b: &[u8], at: usize, is_part: impl Fn(u8) -> bool) -> (usize, usize) {
@@ -456,6 +467,19 @@ mod tests {
         assert_eq!(ctx.search_start("ABSENT"), None);
         assert!(!ctx.contains("ABSENT"));
         assert_eq!(ctx.word_offsets("ABSENT", is_ident_byte).count(), 0);
+    }
+
+    #[test]
+    fn line_starts_near_and_far() {
+        let text = format!("a\nbc\n{}x\n", "y".repeat(40));
+        let b = text.as_bytes();
+        for at in 0..=b.len() {
+            let expected = b[..at]
+                .iter()
+                .rposition(|&c| c == b'\n')
+                .map_or(0, |i| i + 1);
+            assert_eq!(line_start(b, at), expected, "{at}");
+        }
     }
 
     #[test]

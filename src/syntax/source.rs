@@ -113,7 +113,7 @@ impl<'a> Source<'a> {
         }
         let b = self.text.as_bytes();
         let offset = offset.min(b.len());
-        let line_start = memchr::memrchr(b'\n', &b[..offset]).map_or(0, |i| i + 1);
+        let line_start = super::line_start(b, offset);
         let line_end = memchr::memchr(b'\n', &b[offset..]).map_or(b.len(), |i| offset + i);
         let mut inside = false;
         let at = offset - line_start;
