@@ -114,6 +114,15 @@ impl<'a> Source<'a> {
         let b = self.text.as_bytes();
         let offset = offset.min(b.len());
         let line_start = super::line_start(b, offset);
+        // Only blanks before it on its line, and no comment starts at it: no line comment holds
+        // it (what most places asked about are: commands at the start of their line).
+        if b[line_start..offset]
+            .iter()
+            .all(|&c| c == b' ' || c == b'\t')
+            && !matches!(b.get(offset), Some(b'#' | b'/' | b';'))
+        {
+            return false;
+        }
         let line_end = memchr::memchr(b'\n', &b[offset..]).map_or(b.len(), |i| offset + i);
         let mut inside = false;
         let at = offset - line_start;
