@@ -112,6 +112,8 @@ pub struct Scratch {
     /// The number of the current chunk (never 0 while a chunk is read: 0 is "never").
     stamp: Stamp,
     seen: Vec<bool>,
+    /// The literals not found yet in the text being read.
+    missing: Vec<usize>,
     /// Per literal, where it first occurs in the last file ([`ABSENT`], [`NOT_LOOKED_FOR`]).
     first: Vec<usize>,
     candidates: Vec<usize>,
@@ -123,6 +125,7 @@ impl Default for Scratch {
             stamps: Box::new([0; 1 << HASH_BITS]),
             stamp: 0,
             seen: Vec::new(),
+            missing: Vec::new(),
             first: Vec::new(),
             candidates: Vec::new(),
         }
@@ -140,16 +143,17 @@ impl Scratch {
     pub fn first_offsets(&self) -> &[usize] {
         &self.first
     }
+}
 
-    /// Start a new chunk: a stamp no entry of the table has yet.
-    fn next_stamp(&mut self) -> Stamp {
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.stamps.fill(0);
-            self.stamp = 1;
-        }
-        self.stamp
+/// Start a new chunk: a stamp no entry of the table has yet (the table is cleared when the stamp
+/// wraps).
+fn next_stamp(stamp: &mut Stamp, stamps: &mut [Stamp; 1 << HASH_BITS]) -> Stamp {
+    *stamp = stamp.wrapping_add(1);
+    if *stamp == 0 {
+        stamps.fill(0);
+        *stamp = 1;
     }
+    *stamp
 }
 
 /// The marker that makes a file with only a suppression comment worth a look.
@@ -321,26 +325,29 @@ impl Prefilter {
         seen: &mut [bool],
         first: &mut [usize],
     ) {
-        let mut missing = seen.iter().filter(|s| !**s).count();
+        // The literals not found yet (one found is taken out, so a long text's later chunks
+        // check only the absent ones).
+        let missing = &mut scratch.missing;
+        missing.clear();
+        missing.extend((0..seen.len()).filter(|&l| !seen[l]));
         let mut at = 0;
-        while at < text.len() && missing > 0 {
+        while at < text.len() && !missing.is_empty() {
             let chunk = &text[at..(at + CHUNK + self.longest).min(text.len())];
-            let stamp = scratch.next_stamp();
+            let stamp = next_stamp(&mut scratch.stamp, &mut scratch.stamps);
             self.stamp_grams(chunk, &mut scratch.stamps, stamp);
             let stamps = &scratch.stamps;
-            for ((lit, found), first) in self
-                .literals
-                .iter()
-                .zip(seen.iter_mut())
-                .zip(first.iter_mut())
-            {
-                if *found || !lit.hashes.iter().all(|&h| stamps[usize::from(h)] == stamp) {
-                    continue;
-                }
-                if let Some(pos) = lit.finder.find(chunk) {
-                    *found = true;
-                    *first = at + pos;
-                    missing -= 1;
+            let mut k = 0;
+            while k < missing.len() {
+                let lit = missing[k];
+                let l = &self.literals[lit];
+                if l.hashes.iter().all(|&h| stamps[usize::from(h)] == stamp)
+                    && let Some(pos) = l.finder.find(chunk)
+                {
+                    seen[lit] = true;
+                    first[lit] = at + pos;
+                    missing.swap_remove(k);
+                } else {
+                    k += 1;
                 }
             }
             at += CHUNK;
@@ -348,16 +355,28 @@ impl Prefilter {
     }
 }
 
+/// How rare a byte is in text, roughly: lower-case letters by their frequency in English, then
+/// punctuation common in code, then the rest (upper case, digits and other punctuation).
+fn rarity(c: u8) -> usize {
+    const COMMON: &[u8] = b" etaoinsrhldcumfpgwyb_.vk-x/jqz";
+    COMMON.iter().position(|&x| x == c).unwrap_or(COMMON.len())
+}
+
 impl Literal {
     fn new(text: &str, crc: bool) -> Self {
         let b = text.as_bytes();
         let hash = if crc { crc_hash } else { gram_hash };
-        let mut hashes: Vec<u16> = b
-            .windows(4)
-            .map(|w| hash(u32::from_le_bytes([w[0], w[1], w[2], w[3]])) as u16)
-            .collect();
-        hashes.sort_unstable();
-        hashes.dedup();
+        // The rarest-looking sequences first: a chunk without the literal most often lacks
+        // one of them, and the check stops there.
+        let mut grams: Vec<&[u8]> = b.windows(4).collect();
+        grams.sort_by_key(|g| std::cmp::Reverse(g.iter().map(|&c| rarity(c)).sum::<usize>()));
+        let mut hashes: Vec<u16> = Vec::with_capacity(grams.len());
+        for g in grams {
+            let h = hash(u32::from_le_bytes([g[0], g[1], g[2], g[3]])) as u16;
+            if !hashes.contains(&h) {
+                hashes.push(h);
+            }
+        }
         Self {
             finder: Finder::new(b).into_owned(),
             hashes,
