@@ -357,10 +357,16 @@ impl Prefilter {
 
 /// How rare a byte is in text, roughly: lower-case letters by their frequency in English, then
 /// punctuation common in code, then the rest (upper case, digits and other punctuation).
-fn rarity(c: u8) -> usize {
+static RARITY: [u8; 256] = {
     const COMMON: &[u8] = b" etaoinsrhldcumfpgwyb_.vk-x/jqz";
-    COMMON.iter().position(|&x| x == c).unwrap_or(COMMON.len())
-}
+    let mut t = [COMMON.len() as u8; 256];
+    let mut i = 0;
+    while i < COMMON.len() {
+        t[COMMON[i] as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
 
 impl Literal {
     fn new(text: &str, crc: bool) -> Self {
@@ -368,11 +374,17 @@ impl Literal {
         let hash = if crc { crc_hash } else { gram_hash };
         // The rarest-looking sequences first: a chunk without the literal most often lacks
         // one of them, and the check stops there.
-        let mut grams: Vec<&[u8]> = b.windows(4).collect();
-        grams.sort_by_key(|g| std::cmp::Reverse(g.iter().map(|&c| rarity(c)).sum::<usize>()));
+        let mut grams: Vec<(u32, u16)> = b
+            .windows(4)
+            .map(|g| {
+                let rarity = g.iter().map(|&c| u32::from(RARITY[usize::from(c)])).sum();
+                let h = hash(u32::from_le_bytes([g[0], g[1], g[2], g[3]])) as u16;
+                (rarity, h)
+            })
+            .collect();
+        grams.sort_by_key(|&(rarity, _)| std::cmp::Reverse(rarity));
         let mut hashes: Vec<u16> = Vec::with_capacity(grams.len());
-        for g in grams {
-            let h = hash(u32::from_le_bytes([g[0], g[1], g[2], g[3]])) as u16;
+        for (_, h) in grams {
             if !hashes.contains(&h) {
                 hashes.push(h);
             }
