@@ -126,9 +126,15 @@ impl<'a> Source<'a> {
         let line_end = memchr::memchr(b'\n', &b[offset..]).map_or(b.len(), |i| offset + i);
         let mut inside = false;
         let at = offset - line_start;
-        each_comment(&self.text[line_start..line_end], style, at + 1, |s, e| {
-            inside |= s <= at && at < e;
-        });
+        each_comment(
+            &self.text[line_start..line_end],
+            style,
+            at + 1,
+            false,
+            |s, e| {
+                inside |= s <= at && at < e;
+            },
+        );
         inside
     }
 
@@ -190,20 +196,78 @@ static STOPS_SLASH: [bool; 256] = stops(false, true, false);
 static STOPS_HASH_AND_SLASH: [bool; 256] = stops(true, true, false);
 static STOPS_SEMICOLON: [bool; 256] = stops(true, false, true);
 
+/// How far a lexer must go for its stops to be found by vector searches.
+const FAR: usize = 256;
+
+/// Where the next byte that [`each_comment`] stops at outside quotes is, from vector searches:
+/// one for quotes, one for the bytes that start comments, each kept until it is passed.
+struct NextStop<'b> {
+    b: &'b [u8],
+    /// The next quote, and the next byte that starts a comment, at or after where last asked
+    /// (`b.len()`: none).
+    quote: Option<usize>,
+    comment: Option<usize>,
+    /// The bytes that start a comment: one or two.
+    starts: (u8, Option<u8>),
+}
+
+impl<'b> NextStop<'b> {
+    fn new(b: &'b [u8], hash: bool, slash: bool, semicolon: bool) -> Self {
+        let starts = match (hash, slash, semicolon) {
+            (true, true, _) => (b'#', Some(b'/')),
+            (true, false, true) => (b'#', Some(b';')),
+            (true, false, false) => (b'#', None),
+            (false, ..) => (b'/', None),
+        };
+        NextStop {
+            b,
+            quote: None,
+            comment: None,
+            starts,
+        }
+    }
+
+    /// The first stop at or after `i` (`b.len()` if none).
+    fn at_or_after(&mut self, i: usize) -> usize {
+        let b = self.b;
+        let rest = b.get(i..).unwrap_or_default();
+        if self.quote.is_none_or(|q| q < i) {
+            self.quote = Some(memchr::memchr3(b'"', b'\'', b'`', rest).map_or(b.len(), |j| i + j));
+        }
+        if self.comment.is_none_or(|c| c < i) {
+            let found = match self.starts {
+                (a, None) => memchr::memchr(a, rest),
+                (a, Some(c)) => memchr::memchr2(a, c, rest),
+            };
+            self.comment = Some(found.map_or(b.len(), |j| i + j));
+        }
+        self.quote
+            .unwrap_or(b.len())
+            .min(self.comment.unwrap_or(b.len()))
+    }
+}
+
 /// Comment ranges, found by a small lexer that knows quotes: a `#` inside `"…"` is no comment.
 /// Strings do not span lines here, except `/* … */` comments in the slash style.
 fn comment_ranges(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
-    each_comment(text, style, text.len(), |s, e| out.push((s, e)));
+    each_comment(text, style, text.len(), text.len() > FAR, |s, e| {
+        out.push((s, e))
+    });
     out
 }
 
 /// [`comment_ranges`], handed to `found` one by one, of the comments that start before `until`
 /// (the text after them is not lexed).
+///
+/// `far`: the stops are found by vector searches ([`NextStop`]), which pays where the text to
+/// lex is long (a whole file); a line's start (what `in_comment` lexes) is short, and a byte
+/// loop costs less there. Both give the same ranges.
 fn each_comment(
     text: &str,
     style: CommentStyle,
     until: usize,
+    far: bool,
     mut found: impl FnMut(usize, usize),
 ) {
     if style == CommentStyle::None {
@@ -224,6 +288,7 @@ fn each_comment(
         (true, false, true) => &STOPS_SEMICOLON,
         (false, ..) => &STOPS_SLASH,
     };
+    let mut far = far.then(|| NextStop::new(b, hash, slash, semicolon));
     let mut i = 0;
     let mut quote: Option<u8> = None;
     while i < b.len() && i < until {
@@ -244,9 +309,15 @@ fn each_comment(
             }
             continue;
         }
-        while i < b.len() && !stops[usize::from(b[i])] {
-            i += 1;
-        }
+        i = match &mut far {
+            Some(next) => next.at_or_after(i),
+            None => {
+                while i < b.len() && !stops[usize::from(b[i])] {
+                    i += 1;
+                }
+                i
+            }
+        };
         if i >= until {
             break;
         }
@@ -386,11 +457,14 @@ mod tests {
                 CommentStyle::Semicolon,
                 CommentStyle::None,
             ] {
-                proptest::prop_assert_eq!(
-                    comment_ranges(&text, style),
-                    reference_comment_ranges(&text, style),
-                    "{:?}", style
-                );
+                let reference = reference_comment_ranges(&text, style);
+                proptest::prop_assert_eq!(comment_ranges(&text, style), reference.clone(), "{:?}", style);
+                // With the stops found by vector searches and byte by byte, whatever the length.
+                for far in [false, true] {
+                    let mut found = Vec::new();
+                    each_comment(&text, style, text.len(), far, |s, e| found.push((s, e)));
+                    proptest::prop_assert_eq!(&found, &reference, "{:?} far: {}", style, far);
+                }
                 // An offset is in a comment when a comment of its line (lexed whole), or a
                 // block comment of the file, holds it.
                 let s = src(&text, style);
