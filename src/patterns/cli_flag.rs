@@ -1,12 +1,15 @@
 //! Command-line flags: `gitlab-runner register --locked`, `-r TOKEN`, `--tag-list=a,b`, and the
 //! environment variable the program reads for a flag.
 
+use std::rc::Rc;
+
 use serde::Serialize;
 
 use super::check::{Fields, is_ident};
 use super::cli_command::{program, program_and_subcommand, runs_commands};
 use super::variable::VARIABLE_NAME;
 use super::{Hit, PatternKind, word_hits};
+use crate::syntax::cmdline::dash_head;
 use crate::syntax::{FileCtx, FileKind, is_ident_byte};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -143,7 +146,18 @@ impl PatternKind for CliFlag {
         };
         let written_in = FlagHeads::new(flag, short);
         let text = ctx.src.text.as_bytes();
-        for cmd in commands.iter() {
+        // The flags' bits of the commands' lines, found once for all the flags looked for: a
+        // line without the flag's bit is passed over without being read.
+        let heads = if commands.is_empty() {
+            Rc::from([])
+        } else {
+            ctx.command_dash_heads(program, sub)
+        };
+        let bits = dash_head(flag) | short.map_or(0, dash_head);
+        for (cmd, &line_bits) in commands.iter().zip(heads.iter()) {
+            if line_bits & bits == 0 {
+                continue;
+            }
             if cmd
                 .args_reach()
                 .is_some_and(|(from, to)| !written_in.holds(&text[from..to]))

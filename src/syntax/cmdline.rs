@@ -103,6 +103,29 @@ impl<'t> Command<'t> {
     }
 }
 
+/// The bit of a flag (`--locked`, `-r`) in a line's [`dash_heads`]: the byte after its dashes.
+/// (A flag of dashes alone has every bit: it is looked for in every line.)
+pub fn dash_head(flag: &str) -> u64 {
+    match flag.bytes().find(|&c| c != b'-') {
+        Some(after) => 1 << (after & 63),
+        None => u64::MAX,
+    }
+}
+
+/// The bits ([`dash_head`]) of the bytes that follow a `-` or a `--` in `line`: a line holds a
+/// flag only if it has the flag's bit, so one pass over a command's line serves every flag
+/// looked for in it (a line's bits hold more than its flags: a bit is a necessary condition).
+pub fn dash_heads(line: &[u8]) -> u64 {
+    let mut heads = 0;
+    for i in (0..line.len()).filter(|&i| line[i] == b'-') {
+        if let Some(&c) = line.get(i + 1) {
+            // `-x` (a short flag), or the second dash of `--x`, whose next byte is x.
+            heads |= 1 << (c & 63);
+        }
+    }
+    heads
+}
+
 /// The words after a command's subcommand: a view of the words parsed once for the program's
 /// occurrence (several subcommands are looked for in the same occurrences), not a copy.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1316,6 +1339,28 @@ mod tests {
                     if let Some((from, to)) = reach {
                         proptest::prop_assert!(w.start >= from && w.end <= to, "{text:?} {w:?}");
                     }
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// A line that holds a flag has the flag's bit: passing over the lines without it loses
+        /// no flag.
+        #[test]
+        fn a_line_that_holds_a_flag_has_its_bit(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "--locked", "--lock", "-r", "-", "--", "---", "x", "r", "l", " ", "=", "\"",
+                "--tag-list", "-rTOKEN", "é",
+            ]), 0..20),
+        ) {
+            let line = parts.concat();
+            for flag in ["--locked", "-r", "--tag-list", "--x", "-l", "---"] {
+                if memchr::memmem::find(line.as_bytes(), flag.as_bytes()).is_some() {
+                    proptest::prop_assert!(
+                        dash_heads(line.as_bytes()) & dash_head(flag) != 0,
+                        "{:?} {:?}", line, flag
+                    );
                 }
             }
         }

@@ -78,6 +78,8 @@ pub struct FileCtx<'s, 'a> {
     rest_api_base: OnceCell<bool>,
     /// Parsed command lines, by (program, subcommand).
     commands: Memo<(String, String), Rc<Vec<cmdline::Command<'a>>>>,
+    /// Per command of a (program, subcommand), the [`cmdline::dash_heads`] of its line.
+    dash_heads: Memo<(String, String), Rc<[u64]>>,
     /// Where each program is written as a command, with its words, by program (shared by its
     /// subcommands).
     occurrences: Memo<String, Rc<cmdline::Occurrences<'a>>>,
@@ -130,6 +132,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             json_objects: OnceCell::new(),
             rest_api_base: OnceCell::new(),
             commands: Memo::default(),
+            dash_heads: Memo::default(),
             occurrences: Memo::default(),
             offsets: Memo::default(),
             contains: Memo::default(),
@@ -228,6 +231,26 @@ impl<'s, 'a> FileCtx<'s, 'a> {
                     cmdline::find_in(self.src.text, &occurrences, subcommand, self.is_yaml());
                 found.retain(|c| !self.src.in_comment(c.program.start));
                 Rc::new(found)
+            },
+        )
+    }
+
+    /// Per command of [`Self::commands`], the bits of the flags its line may hold
+    /// ([`cmdline::dash_heads`]; every bit for a command whose words may run beyond its line):
+    /// found once per file, for every flag looked for in the commands.
+    pub fn command_dash_heads(&self, program: &str, subcommand: &str) -> Rc<[u64]> {
+        self.dash_heads.get(
+            |(p, s)| p == program && s == subcommand,
+            || (program.to_string(), subcommand.to_string()),
+            || {
+                let text = self.src.text.as_bytes();
+                self.commands(program, subcommand)
+                    .iter()
+                    .map(|c| match c.args_reach() {
+                        Some((from, to)) => cmdline::dash_heads(&text[from..to]),
+                        None => u64::MAX,
+                    })
+                    .collect()
             },
         )
     }
