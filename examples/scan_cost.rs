@@ -13,7 +13,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use uplint::catalog::Catalog;
-use uplint::scan::{FileInput, FileResult, Options, Scanner, Scratch, classify};
+use uplint::scan::{Options, Scanner, Scratch, classify};
 
 fn read_tree(dir: &Path, out: &mut Vec<(String, String)>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -68,14 +68,7 @@ fn main() {
             };
             let started = Instant::now();
             // As a walking thread does: one scratch space for all the files.
-            let mut result = FileResult::default();
-            let file = FileInput {
-                path,
-                class,
-                text,
-                ci_project: None,
-            };
-            scanner.scan_into(&mut scratch, &file, &mut result);
+            let result = scanner.scan_class_with(&mut scratch, path, class, text);
             let e = by.entry(key).or_default();
             e.0 += started.elapsed().as_secs_f64();
             e.1 += text.len();

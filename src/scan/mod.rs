@@ -275,6 +275,18 @@ impl Scanner {
 
     /// Scan one file's text as a file of the given class.
     pub fn scan_class(&self, path: &str, class: classify::Class, text: &str) -> FileResult {
+        self.scan_class_with(&mut Scratch::default(), path, class, text)
+    }
+
+    /// [`Self::scan_class`] with a scratch space kept from file to file (as a walking thread
+    /// keeps its own), which spares making it again for each file.
+    pub fn scan_class_with(
+        &self,
+        scratch: &mut Scratch,
+        path: &str,
+        class: classify::Class,
+        text: &str,
+    ) -> FileResult {
         let mut result = FileResult::default();
         let file = FileInput {
             path,
@@ -282,7 +294,7 @@ impl Scanner {
             text,
             ci_project: None,
         };
-        self.scan_into(&mut Scratch::default(), &file, &mut result);
+        self.scan_into(scratch, &file, &mut result);
         result
     }
 
