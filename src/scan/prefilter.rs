@@ -410,11 +410,15 @@ impl Literal {
 impl Prefilter {
     /// Stamp the hash of every four-byte sequence of `chunk`.
     fn stamp_grams(&self, chunk: &[u8], stamps: &mut [Stamp; 1 << HASH_BITS], stamp: Stamp) {
-        #[cfg(target_arch = "x86_64")]
         if self.crc {
-            // SAFETY: `crc` is set only where the processor has SSE 4.2 (`crc_instruction`).
-            unsafe { stamp_grams_crc(chunk, stamps, stamp) };
-            return;
+            // `crc` is set only where `crc_instruction` says the processor has SSE 4.2: on
+            // x86-64, never elsewhere.
+            #[cfg(target_arch = "x86_64")]
+            {
+                // SAFETY: the processor has SSE 4.2 (`crc_instruction`).
+                unsafe { stamp_grams_crc(chunk, stamps, stamp) };
+                return;
+            }
         }
         stamp_grams_with(chunk, stamps, stamp, gram_hash);
     }
