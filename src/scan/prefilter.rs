@@ -364,6 +364,21 @@ impl Prefilter {
             at += CHUNK;
         }
     }
+
+    /// Stamp the hash of every four-byte sequence of `chunk`.
+    fn stamp_grams(&self, chunk: &[u8], stamps: &mut [Stamp; 1 << HASH_BITS], stamp: Stamp) {
+        if self.crc {
+            // `crc` is set only where `crc_instruction` says the processor has SSE 4.2: on
+            // x86-64, never elsewhere.
+            #[cfg(target_arch = "x86_64")]
+            {
+                // SAFETY: the processor has SSE 4.2 (`crc_instruction`).
+                unsafe { stamp_grams_crc(chunk, stamps, stamp) };
+                return;
+            }
+        }
+        stamp_grams_with(chunk, stamps, stamp, gram_hash);
+    }
 }
 
 /// How rare a byte is in text, roughly: lower-case letters by their frequency in English, then
@@ -404,23 +419,6 @@ impl Literal {
             finder: Finder::new(b).into_owned(),
             hashes,
         }
-    }
-}
-
-impl Prefilter {
-    /// Stamp the hash of every four-byte sequence of `chunk`.
-    fn stamp_grams(&self, chunk: &[u8], stamps: &mut [Stamp; 1 << HASH_BITS], stamp: Stamp) {
-        if self.crc {
-            // `crc` is set only where `crc_instruction` says the processor has SSE 4.2: on
-            // x86-64, never elsewhere.
-            #[cfg(target_arch = "x86_64")]
-            {
-                // SAFETY: the processor has SSE 4.2 (`crc_instruction`).
-                unsafe { stamp_grams_crc(chunk, stamps, stamp) };
-                return;
-            }
-        }
-        stamp_grams_with(chunk, stamps, stamp, gram_hash);
     }
 }
 

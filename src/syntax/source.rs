@@ -205,45 +205,47 @@ struct NextStop<'b> {
     b: &'b [u8],
     /// The next quote, and the next byte that starts a comment, at or after where last asked
     /// (`b.len()`: none).
-    quote: Option<usize>,
-    comment: Option<usize>,
+    quote: usize,
+    comment: usize,
     /// The bytes that start a comment: one or two.
     starts: (u8, Option<u8>),
 }
 
 impl<'b> NextStop<'b> {
-    fn new(b: &'b [u8], hash: bool, slash: bool, semicolon: bool) -> Self {
-        let starts = match (hash, slash, semicolon) {
-            (true, true, _) => (b'#', Some(b'/')),
-            (true, false, true) => (b'#', Some(b';')),
-            (true, false, false) => (b'#', None),
-            (false, ..) => (b'/', None),
-        };
-        NextStop {
+    fn new(b: &'b [u8], starts: (u8, Option<u8>)) -> Self {
+        let mut next = NextStop {
             b,
-            quote: None,
-            comment: None,
+            quote: 0,
+            comment: 0,
             starts,
-        }
+        };
+        next.quote = next.quote_from(0);
+        next.comment = next.comment_from(0);
+        next
     }
 
-    /// The first stop at or after `i` (`b.len()` if none).
+    fn quote_from(&self, i: usize) -> usize {
+        memchr::memchr3(b'"', b'\'', b'`', &self.b[i..]).map_or(self.b.len(), |j| i + j)
+    }
+
+    fn comment_from(&self, i: usize) -> usize {
+        let rest = &self.b[i..];
+        let found = match self.starts {
+            (a, None) => memchr::memchr(a, rest),
+            (a, Some(c)) => memchr::memchr2(a, c, rest),
+        };
+        found.map_or(self.b.len(), |j| i + j)
+    }
+
+    /// The first stop at or after `i` (`b.len()` if none; `i <= b.len()`).
     fn at_or_after(&mut self, i: usize) -> usize {
-        let b = self.b;
-        let rest = b.get(i..).unwrap_or_default();
-        if self.quote.is_none_or(|q| q < i) {
-            self.quote = Some(memchr::memchr3(b'"', b'\'', b'`', rest).map_or(b.len(), |j| i + j));
+        if self.quote < i {
+            self.quote = self.quote_from(i);
         }
-        if self.comment.is_none_or(|c| c < i) {
-            let found = match self.starts {
-                (a, None) => memchr::memchr(a, rest),
-                (a, Some(c)) => memchr::memchr2(a, c, rest),
-            };
-            self.comment = Some(found.map_or(b.len(), |j| i + j));
+        if self.comment < i {
+            self.comment = self.comment_from(i);
         }
-        self.quote
-            .unwrap_or(b.len())
-            .min(self.comment.unwrap_or(b.len()))
+        self.quote.min(self.comment)
     }
 }
 
@@ -280,15 +282,15 @@ fn each_comment(
     );
     let slash = matches!(style, CommentStyle::Slash | CommentStyle::HashAndSlash);
     let semicolon = style == CommentStyle::Semicolon;
-    // Outside quotes, only these bytes can change anything; the others are skipped in a tight
-    // loop.
-    let stops = match (hash, slash, semicolon) {
-        (true, true, _) => &STOPS_HASH_AND_SLASH,
-        (true, false, false) => &STOPS_HASH,
-        (true, false, true) => &STOPS_SEMICOLON,
-        (false, ..) => &STOPS_SLASH,
+    // Outside quotes, only these bytes can change anything (`stops`); the others are skipped.
+    // `starts`: those of them that start a comment.
+    let (stops, starts) = match (hash, slash, semicolon) {
+        (true, true, _) => (&STOPS_HASH_AND_SLASH, (b'#', Some(b'/'))),
+        (true, false, false) => (&STOPS_HASH, (b'#', None)),
+        (true, false, true) => (&STOPS_SEMICOLON, (b'#', Some(b';'))),
+        (false, ..) => (&STOPS_SLASH, (b'/', None)),
     };
-    let mut far = far.then(|| NextStop::new(b, hash, slash, semicolon));
+    let mut far = far.then(|| NextStop::new(b, starts));
     let mut i = 0;
     let mut quote: Option<u8> = None;
     while i < b.len() && i < until {
@@ -458,7 +460,8 @@ mod tests {
                 CommentStyle::None,
             ] {
                 let reference = reference_comment_ranges(&text, style);
-                proptest::prop_assert_eq!(comment_ranges(&text, style), reference.clone(), "{:?}", style);
+                let ranges = comment_ranges(&text, style);
+                proptest::prop_assert_eq!(ranges, reference.clone(), "{:?}", style);
                 // With the stops found by vector searches and byte by byte, whatever the length.
                 for far in [false, true] {
                     let mut found = Vec::new();
