@@ -61,6 +61,17 @@ pub fn decode(bytes: &[u8]) -> Option<(Cow<'_, str>, Option<String>)> {
 
 /// `a/b/c` with `/`, relative to `root` when below it.
 pub fn display_path(path: &Path, root: &Path) -> String {
+    // What the walker gives, `root` joined with a plain relative path, is cut as bytes
+    // (comparing components took about 2 % of a scan's user time on the benchmark corpus).
+    #[cfg(unix)]
+    if let Some(rel) = plainly_below(path, root) {
+        return rel.to_string();
+    }
+    by_components(path, root)
+}
+
+/// [`display_path`] by comparing the components of `path` and `root`.
+fn by_components(path: &Path, root: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     let rel = rel.strip_prefix(".").unwrap_or(rel);
     let s = rel.to_string_lossy().replace('\\', "/");
@@ -71,6 +82,28 @@ pub fn display_path(path: &Path, root: &Path) -> String {
     } else {
         s
     }
+}
+
+/// The part of `path` after `root/`, where cutting its bytes gives what [`display_path`]'s
+/// comparison of components would: the rest is UTF-8, does not start or end with a separator or
+/// a `.` component (inside, `Path::strip_prefix` keeps its bytes too), and holds no backslash to
+/// turn into `/`. `None`: ask the components.
+#[cfg(unix)]
+fn plainly_below<'p>(path: &'p Path, root: &Path) -> Option<&'p str> {
+    use std::os::unix::ffi::OsStrExt;
+    let rest = path
+        .as_os_str()
+        .as_bytes()
+        .strip_prefix(root.as_os_str().as_bytes())?
+        .strip_prefix(b"/")?;
+    let plain = !rest.is_empty()
+        && rest[0] != b'/'
+        && rest != b"."
+        && !rest.starts_with(b"./")
+        && !rest.ends_with(b"/")
+        && !rest.ends_with(b"/.")
+        && !rest.contains(&b'\\');
+    plain.then(|| std::str::from_utf8(rest).ok()).flatten()
 }
 
 /// Builds one worker per walking thread.
@@ -372,7 +405,11 @@ impl Worker<'_> {
         }
         let out = &mut self.report;
         // Only files uplint knows how to read; an included CI file is read as CI configuration.
-        let class_path = path.to_string_lossy().replace('\\', "/");
+        let class_path = path.to_string_lossy();
+        let class_path = match class_path.contains('\\') {
+            true => std::borrow::Cow::Owned(class_path.replace('\\', "/")),
+            false => class_path,
+        };
         let (project, included) = match self.shared.ci.of(path, is_link) {
             Some((p, included)) => (Some(p), included),
             None => (None, false),
@@ -471,6 +508,44 @@ mod tests {
         assert!(made.success());
         // No writer: nothing to read, at once.
         assert_eq!(read(&fifo, 1 << 20).unwrap(), b"");
+    }
+
+    /// Cutting the bytes gives what comparing the components gives, for the paths the walker
+    /// makes and for those it does not.
+    #[test]
+    fn display_paths_as_by_components() {
+        let roots = [".", "./", "repo", "repo/", "/abs/repo", "a/./b", "./repo"];
+        let rests = [
+            "x.yml",
+            ".gitlab-ci.yml",
+            "a/b/c.py",
+            "a//b",
+            "./a",
+            "a/./b",
+            "a/",
+            "a/.",
+            ".",
+            "",
+            "/a",
+            "a\\b",
+            "..",
+            "../x",
+            "a/../b",
+            ".hidden/x",
+        ];
+        for root in roots {
+            for rest in rests {
+                for sep in ["/", "//", ""] {
+                    let path = format!("{root}{sep}{rest}");
+                    let (path, root) = (Path::new(&path), Path::new(root));
+                    assert_eq!(
+                        display_path(path, root),
+                        by_components(path, root),
+                        "{path:?} under {root:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

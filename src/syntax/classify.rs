@@ -131,10 +131,14 @@ pub fn ci() -> Class {
 
 /// Classify a path (relative, `/`-separated). `None`: not a file uplint reads.
 pub fn classify(path: &str) -> Option<Class> {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let lower = name.to_ascii_lowercase();
-    let dirs: Vec<&str> = path.split('/').collect();
-    let dirs = &dirs[..dirs.len() - 1];
+    let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
+    // Most names are lower case already: copied only when they are not.
+    let lower: std::borrow::Cow<str> = if name.bytes().any(|b| b.is_ascii_uppercase()) {
+        name.to_ascii_lowercase().into()
+    } else {
+        name.into()
+    };
+    let dirs = Dirs::of(dirs);
     if let Some(rendered) = template_of(&lower)
         && let Some(c) = classify_name(rendered, dirs)
     {
@@ -144,6 +148,38 @@ pub fn classify(path: &str) -> Option<Class> {
         });
     }
     classify_name(&lower, dirs)
+}
+
+/// The directories of a path that say what a file in them is (the path is read once).
+#[derive(Clone, Copy, Default)]
+struct Dirs {
+    /// `.gitlab`: CI configuration.
+    gitlab: bool,
+    /// `security-policies`: security policies (under `.gitlab`).
+    security_policies: bool,
+    /// `templates`: Helm chart templates.
+    templates: bool,
+    /// `prometheus`, `alerts`, `rules`, `grafana`, `dashboards` or `monitoring`.
+    monitoring: bool,
+}
+
+impl Dirs {
+    /// Of the directory part of a path (`a/b`, without the file's name).
+    fn of(dirs: &str) -> Dirs {
+        let mut out = Dirs::default();
+        for d in dirs.split('/') {
+            match d {
+                ".gitlab" => out.gitlab = true,
+                "security-policies" => out.security_policies = true,
+                "templates" => out.templates = true,
+                "prometheus" | "alerts" | "rules" | "grafana" | "dashboards" | "monitoring" => {
+                    out.monitoring = true
+                }
+                _ => {}
+            }
+        }
+        out
+    }
 }
 
 /// The extensions of template files: the name without one is what the template renders
@@ -168,7 +204,7 @@ fn template_of(lower: &str) -> Option<&str> {
         .filter(|rest| rest.contains('.') || matches!(*rest, "dockerfile" | "makefile"))
 }
 
-fn classify_name(lower: &str, dirs: &[&str]) -> Option<Class> {
+fn classify_name(lower: &str, dirs: Dirs) -> Option<Class> {
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
     config_class(lower, dirs, ext)
         .or_else(|| command_class(lower, ext))
@@ -229,7 +265,7 @@ pub fn sniff(class: Class, text: &str) -> Class {
 }
 
 /// CI configuration, Helm charts, YAML, monitoring, `gitlab.rb`, `config.toml`, GraphQL.
-fn config_class(lower: &str, dirs: &[&str], ext: &str) -> Option<Class> {
+fn config_class(lower: &str, dirs: Dirs, ext: &str) -> Option<Class> {
     let is_yaml = matches!(ext, "yml" | "yaml");
     use CommentStyle::Hash;
     // GitLab CI configuration.
@@ -239,14 +275,14 @@ fn config_class(lower: &str, dirs: &[&str], ext: &str) -> Option<Class> {
     {
         return class(FileKind::Ci, Hash);
     }
-    if is_yaml && dirs.contains(&".gitlab") {
-        if dirs.contains(&"security-policies") {
+    if is_yaml && dirs.gitlab {
+        if dirs.security_policies {
             return class(FileKind::SecurityPolicy, Hash);
         }
         return class(FileKind::Ci, Hash);
     }
     // Helm charts: templates and values.
-    if dirs.contains(&"templates") && (is_yaml || ext == "tpl") {
+    if dirs.templates && (is_yaml || ext == "tpl") {
         return Some(Class {
             kind: FileKind::Helm,
             comments: Hash,
@@ -269,14 +305,7 @@ fn config_class(lower: &str, dirs: &[&str], ext: &str) -> Option<Class> {
         return class(FileKind::DatabaseConfig, Hash);
     }
     if is_yaml {
-        if dirs.iter().any(|d| {
-            matches!(
-                *d,
-                "prometheus" | "alerts" | "rules" | "grafana" | "dashboards" | "monitoring"
-            )
-        }) || lower.contains("rules")
-            || lower.contains("alert")
-        {
+        if dirs.monitoring || lower.contains("rules") || lower.contains("alert") {
             return class(FileKind::Monitoring, Hash);
         }
         return class(FileKind::Yaml, Hash);
