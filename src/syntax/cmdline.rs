@@ -116,10 +116,28 @@ pub fn dash_head(flag: &str) -> u64 {
 /// flag only if it has the flag's bit, so one pass over a command's line serves every flag
 /// looked for in it (a line's bits hold more than its flags: a bit is a necessary condition).
 pub fn dash_heads(line: &[u8]) -> u64 {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const LOW7: u64 = u64::from_ne_bytes([0x7F; 8]);
     let mut heads = 0;
-    for i in (0..line.len()).filter(|&i| line[i] == b'-') {
-        if let Some(&c) = line.get(i + 1) {
+    let mut i = 0;
+    // Eight bytes at a time: the dashes among them as the high bits of a word (each byte's
+    // bit is exact: no carry crosses a byte), then the byte after each dash.
+    while let Some(word) = line.get(i..i + 9) {
+        let x =
+            u64::from_le_bytes(word[..8].try_into().expect("eight bytes")) ^ (ONES * b'-' as u64);
+        // High bit of a byte set where the byte is 0 (a dash): neither its low seven bits nor
+        // its high bit are set.
+        let mut dashes = !(((x & LOW7) + LOW7) | x | LOW7);
+        while dashes != 0 {
+            let k = dashes.trailing_zeros() as usize / 8;
             // `-x` (a short flag), or the second dash of `--x`, whose next byte is x.
+            heads |= 1 << (word[k + 1] & 63);
+            dashes &= dashes - 1;
+        }
+        i += 8;
+    }
+    for j in (i..line.len()).filter(|&j| line[j] == b'-') {
+        if let Some(&c) = line.get(j + 1) {
             heads |= 1 << (c & 63);
         }
     }
@@ -1345,6 +1363,27 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// Eight bytes at a time, the bits are those of a byte-by-byte pass.
+        #[test]
+        fn dash_heads_as_byte_by_byte(line in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just(b'-'),
+                proptest::strategy::Just(b'-' | 0x80),
+                proptest::strategy::Just(b'-' ^ 1),
+                proptest::strategy::Just(0u8),
+                proptest::num::u8::ANY,
+            ],
+            0..40,
+        )) {
+            let mut heads = 0u64;
+            for i in 0..line.len() {
+                if line[i] == b'-' && i + 1 < line.len() {
+                    heads |= 1 << (line[i + 1] & 63);
+                }
+            }
+            proptest::prop_assert_eq!(dash_heads(&line), heads, "{:?}", line);
+        }
+
         /// A line that holds a flag has the flag's bit: passing over the lines without it loses
         /// no flag.
         #[test]
