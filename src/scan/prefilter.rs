@@ -38,7 +38,7 @@ use memchr::memmem::Finder;
 
 use crate::syntax::classify::KindSet;
 use crate::syntax::embedded;
-use crate::syntax::{ABSENT, NOT_LOOKED_FOR};
+use crate::syntax::{ABSENT, LiteralIndex, NOT_LOOKED_FOR};
 
 /// Bytes per chunk: small enough that a chunk's four-byte sequences fill a small part of the
 /// table (so a literal absent from the chunk is rarely searched for), large enough that the
@@ -89,8 +89,8 @@ pub struct Prefilter {
     context: Vec<Vec<usize>>,
     /// Per detector literal, the kinds of file of the detectors that need it.
     kinds: Vec<KindSet>,
-    /// The detector literals, sorted ([`crate::syntax::literal_order`]), with their indices.
-    index: Vec<(Box<str>, usize)>,
+    /// The detector literals, with their indices.
+    index: LiteralIndex,
 }
 
 /// A chunk's number in the stamp table: one byte, so that the table (32 KB) stays in the
@@ -221,12 +221,13 @@ impl Prefilter {
                 literal_kinds[lit] = literal_kinds[lit].union(n.kinds);
             }
         }
-        let mut index: Vec<(Box<str>, usize)> = unique[..detector_literals]
-            .iter()
-            .enumerate()
-            .map(|(i, l)| (Box::from(*l), i))
-            .collect();
-        index.sort_unstable_by(|(a, _), (b, _)| crate::syntax::literal_order(a, b));
+        let index = LiteralIndex::new(
+            unique[..detector_literals]
+                .iter()
+                .enumerate()
+                .map(|(i, l)| (Box::from(*l), i))
+                .collect(),
+        );
         Self {
             vector,
             index,
@@ -239,9 +240,8 @@ impl Prefilter {
         }
     }
 
-    /// The detector literals, sorted ([`crate::syntax::literal_order`]), each with its index
-    /// into [`Scratch::first_offsets`].
-    pub fn index(&self) -> &[(Box<str>, usize)] {
+    /// The detector literals, each with its index into [`Scratch::first_offsets`].
+    pub fn index(&self) -> &LiteralIndex {
         &self.index
     }
 
@@ -536,7 +536,13 @@ mod tests {
                 literals
                     .iter()
                     .map(|l| {
-                        let i = p.index().iter().find(|(t, _)| &**t == *l).unwrap().1;
+                        let i = p
+                            .index()
+                            .entries()
+                            .iter()
+                            .find(|(t, _)| &**t == *l)
+                            .unwrap()
+                            .1;
                         let at = scratch.first_offsets()[i];
                         (at != usize::MAX).then_some(at)
                     })
@@ -637,7 +643,13 @@ mod tests {
             ..needs(&["status"])
         };
         let p = Prefilter::new(&[helm, code]);
-        let storage = p.index().iter().find(|(l, _)| &**l == "storage").unwrap().1;
+        let storage = p
+            .index()
+            .entries()
+            .iter()
+            .find(|(l, _)| &**l == "storage")
+            .unwrap()
+            .1;
         let mut scratch = Scratch::default();
         let code = KindSet::of([FileKind::Code]);
         p.candidates(b"storage status", &mut scratch, &ALL_MARKERS, code);
@@ -664,7 +676,14 @@ mod tests {
             ..needs(&["runners"])
         };
         let p = Prefilter::new(&[rest]);
-        let at = |lit: &str| p.index().iter().find(|(l, _)| &**l == lit).unwrap().1;
+        let at = |lit: &str| {
+            p.index()
+                .entries()
+                .iter()
+                .find(|(l, _)| &**l == lit)
+                .unwrap()
+                .1
+        };
         let mut scratch = Scratch::default();
         p.candidates(
             b"GET /api/v4/projects",

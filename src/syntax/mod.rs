@@ -18,7 +18,7 @@ pub mod yaml;
 
 pub use classify::{Class, FileKind};
 pub use file::{
-    ABSENT, FileCtx, FirstOffsets, NOT_LOOKED_FOR, is_ident_byte, is_yaml_kind, line_start,
-    literal_order, run_around, word_offsets,
+    ABSENT, FileCtx, FirstOffsets, LiteralIndex, NOT_LOOKED_FOR, is_ident_byte, is_yaml_kind,
+    line_start, run_around, word_offsets,
 };
 pub use rest::{Method, RestApi};
