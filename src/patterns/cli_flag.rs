@@ -10,7 +10,7 @@ use super::cli_command::{program, program_and_subcommand, runs_commands};
 use super::variable::VARIABLE_NAME;
 use super::{Hit, PatternKind, word_hits};
 use crate::syntax::cmdline::dash_head;
-use crate::syntax::{FileCtx, FileKind, is_ident_byte};
+use crate::syntax::{FileCtx, FileKind, WordBytes};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CliFlag {
@@ -185,7 +185,7 @@ impl PatternKind for CliFlag {
         if let Some(env) = &self.env
             && ctx.contains(program)
         {
-            out.extend(word_hits(env, ctx, is_ident_byte));
+            out.extend(word_hits(env, ctx, WordBytes::Ident));
         }
         out
     }

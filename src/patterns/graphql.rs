@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::check::{Fields, is_ident};
 use super::{Hit, PatternKind};
 use crate::syntax::graphql::Kind;
-use crate::syntax::{FileCtx, FileKind, is_ident_byte, word_offsets};
+use crate::syntax::{FileCtx, FileKind, word_offsets, WordBytes};
 
 /// What a GraphQL pattern names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -188,7 +188,7 @@ fn detect(
         if parsed.error.is_some() {
             // The document does not parse: a distinctive name still counts as a word.
             if parents.is_empty() && element != GraphqlElement::Argument {
-                for at in word_offsets(doc.text(text), name, is_ident_byte) {
+                for at in word_offsets(doc.text(text), name, WordBytes::Ident) {
                     out.push(Hit::new(doc.start + at, doc.start + at + name.len(), name));
                 }
             }

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::check::Fields;
 use super::{Hit, PatternKind, word_hits};
-use crate::syntax::{FileCtx, FileKind, is_ident_byte};
+use crate::syntax::{FileCtx, FileKind, WordBytes};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Literal {
@@ -51,6 +51,6 @@ impl PatternKind for Literal {
     }
 
     fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
-        word_hits(&self.text, ctx, is_ident_byte)
+        word_hits(&self.text, ctx, WordBytes::Ident)
     }
 }

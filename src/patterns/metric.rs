@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::check::Fields;
 use super::{Hit, PatternKind, word_hits};
-use crate::syntax::{FileCtx, FileKind, is_ident_byte};
+use crate::syntax::{FileCtx, FileKind, is_ident_byte, WordBytes};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Metric {
@@ -55,6 +55,6 @@ impl PatternKind for Metric {
     }
 
     fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
-        word_hits(&self.name, ctx, is_metric_byte)
+        word_hits(&self.name, ctx, WordBytes::Other(is_metric_byte))
     }
 }

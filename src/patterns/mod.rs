@@ -17,7 +17,7 @@ pub mod seen_in;
 
 use serde::Serialize;
 
-use crate::syntax::{FileCtx, FileKind};
+use crate::syntax::{FileCtx, FileKind, WordBytes};
 use check::{Check, Fields};
 use raw::RawPattern;
 use seen_in::SeenIn;
@@ -339,8 +339,8 @@ impl Pattern {
 
 /// `word` standing alone outside comments (not preceded or followed by a byte `is_word`
 /// accepts): variables, metric names, literals, environment variables.
-pub fn word_hits(word: &str, ctx: &FileCtx, is_word: fn(u8) -> bool) -> Vec<Hit> {
-    ctx.word_offsets(word, is_word)
+pub fn word_hits(word: &str, ctx: &FileCtx, bytes: WordBytes) -> Vec<Hit> {
+    ctx.word_offsets(word, bytes)
         .filter(|&at| !ctx.src.in_comment(at))
         .map(|at| Hit::new(at, at + word.len(), word))
         .collect()

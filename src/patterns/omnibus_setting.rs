@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::check::{Fields, is_ident};
 use super::{Hit, PatternKind, with_values};
-use crate::syntax::{FileCtx, FileKind, is_ident_byte};
+use crate::syntax::{FileCtx, FileKind, is_ident_byte, WordBytes};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct OmnibusSetting {
@@ -195,7 +195,7 @@ fn detect(key: &[String], values: &[String], ctx: &FileCtx) -> Vec<Hit> {
     let text = ctx.src.text;
     let shown = key_text(key);
     let mut out = Vec::new();
-    for at in ctx.word_offsets(&key[0], is_ident_byte) {
+    for at in ctx.word_offsets(&key[0], WordBytes::Ident) {
         if ctx.src.in_comment(at) {
             continue;
         }

@@ -11,7 +11,7 @@ use super::check::Fields;
 use super::sdk_field::resource_and_name;
 use super::{Hit, PatternKind};
 use crate::syntax::sdk::{self, Resource};
-use crate::syntax::{FileCtx, FileKind, is_ident_byte};
+use crate::syntax::{FileCtx, FileKind, WordBytes};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ResourceField {
@@ -64,7 +64,7 @@ impl PatternKind for ResourceField {
         // own keys say enough.
         let platform = !json && mentions_platform(text);
         let mut out = Vec::new();
-        for at in ctx.word_offsets(&self.name, is_ident_byte) {
+        for at in ctx.word_offsets(&self.name, WordBytes::Ident) {
             let end = at + self.name.len();
             if at == 0 || ctx.src.in_comment(at) {
                 continue;

@@ -11,7 +11,7 @@ use super::check::Fields;
 use super::rest_endpoint::makes_requests;
 use super::{Hit, PatternKind, path_anchor, with_values};
 use crate::syntax::rest::{self, RestApi};
-use crate::syntax::{FileCtx, FileKind, is_ident_byte};
+use crate::syntax::{FileCtx, FileKind, WordBytes};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RestField {
@@ -137,7 +137,7 @@ fn detect(name: &str, endpoints: &[String], values: &[String], ctx: &FileCtx) ->
     }
     let text = ctx.src.text;
     let mut out = Vec::new();
-    for at in ctx.word_offsets(name, is_ident_byte) {
+    for at in ctx.word_offsets(name, WordBytes::Ident) {
         let end = at + name.len();
         if ctx.src.in_comment(at) || !field_position(text, at, end) {
             continue;

@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::check::Fields;
 use super::{Hit, PatternKind};
 use crate::syntax::sdk::{self, Resource, Sdk};
-use crate::syntax::{FileCtx, FileKind, is_ident_byte, word_offsets};
+use crate::syntax::{FileCtx, FileKind, word_offsets, WordBytes};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SdkCall {
@@ -113,7 +113,7 @@ impl PatternKind for SdkCall {
         let text = ctx.src.text;
         let b = text.as_bytes();
         let mut out = Vec::new();
-        for at in ctx.word_offsets(&self.call, is_ident_byte) {
+        for at in ctx.word_offsets(&self.call, WordBytes::Ident) {
             if at == 0 || b[at - 1] != b'.' || ctx.src.in_comment(at) {
                 continue;
             }
@@ -146,7 +146,7 @@ impl PatternKind for SdkCall {
                 continue;
             };
             for arg in &self.args {
-                for k in word_offsets(&text[open..close], arg, is_ident_byte) {
+                for k in word_offsets(&text[open..close], arg, WordBytes::Ident) {
                     let a = open + k;
                     let e = a + arg.len();
                     if !is_argument_key(text, a, e) || ctx.src.in_comment(a) {

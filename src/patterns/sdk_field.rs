@@ -11,7 +11,7 @@ use super::check::Fields;
 use super::sdk_call::{import_anchors, sdk_code};
 use super::{Hit, PatternKind};
 use crate::syntax::sdk::{self, Resource, Sdk};
-use crate::syntax::{FileCtx, FileKind, is_ident_byte};
+use crate::syntax::{FileCtx, FileKind, WordBytes};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SdkField {
@@ -94,7 +94,7 @@ impl PatternKind for SdkField {
         let text = ctx.src.text;
         let b = text.as_bytes();
         let mut out = Vec::new();
-        for at in ctx.word_offsets(&self.name, is_ident_byte) {
+        for at in ctx.word_offsets(&self.name, WordBytes::Ident) {
             let end = at + self.name.len();
             if at == 0 || ctx.src.in_comment(at) {
                 continue;

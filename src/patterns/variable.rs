@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::check::Fields;
 use super::{Hit, PatternKind, word_hits};
-use crate::syntax::{FileCtx, FileKind, is_ident_byte};
+use crate::syntax::{FileCtx, FileKind, WordBytes};
 
 /// What a variable name may be.
 pub const VARIABLE_NAME: &str =
@@ -54,6 +54,6 @@ impl PatternKind for Variable {
     }
 
     fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
-        word_hits(&self.name, ctx, is_ident_byte)
+        word_hits(&self.name, ctx, WordBytes::Ident)
     }
 }

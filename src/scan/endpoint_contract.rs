@@ -35,7 +35,7 @@ fn sent_value(call: &Call, param: &str) -> Option<String> {
         }
     }
     let s = call.statement;
-    crate::syntax::word_offsets(s, param, crate::syntax::is_ident_byte)
+    crate::syntax::word_offsets(s, param, crate::syntax::WordBytes::Ident)
         .find_map(|at| rest::value_after(s, at + param.len(), false))
 }
 

@@ -11,6 +11,7 @@ use super::graphql_docs;
 use super::rest::{self, RestApi};
 use super::sdk::{self, SdkFile};
 use super::source::Source;
+use super::words::WordBytes;
 use super::yaml::{self, Doc};
 
 /// In [`FirstOffsets::first`]: the literal does not occur.
@@ -216,16 +217,15 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         }
     }
 
-    /// The offsets of `word` standing alone (not preceded or followed by a byte `is_word`
-    /// accepts) in the file, in order ([`word_offsets`], from where the word can first occur).
+    /// The offsets of `word` standing alone (not preceded or followed by a byte of `bytes`) in the file, in order ([`word_offsets`], from where the word can first occur).
     pub fn word_offsets<'w>(
         &self,
         word: &'w str,
-        is_word: fn(u8) -> bool,
+        bytes: WordBytes,
     ) -> impl Iterator<Item = usize> + use<'w, 'a> {
         let text = self.src.text;
         let start = self.search_start(word).unwrap_or(text.len());
-        word_offsets_from(text, start, word, is_word)
+        word_offsets_from(text, start, word, bytes)
     }
 
     /// The CI jobs that judge this file's jobs: its project's (with `extends`, `default:` and
@@ -427,10 +427,6 @@ pub fn is_yaml_kind(kind: FileKind) -> bool {
     ) || kind == FileKind::Monitoring
 }
 
-pub fn is_ident_byte(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
-}
-
 /// Where the line that holds `at` starts. Most places asked about are at or near the start of
 /// their line: the bytes just before are looked at one by one first, which costs less than
 /// setting up a vector search.
@@ -456,14 +452,14 @@ pub fn run_around(b: &[u8], at: usize, is_part: impl Fn(u8) -> bool) -> (usize, 
     (start, end)
 }
 
-/// Offsets of `word` in `text` where it stands alone: not preceded or followed by a byte that
-/// `is_word` accepts.
+/// Offsets of `word` in `text` where it stands alone: not preceded or followed by a byte of
+/// `bytes`.
 pub fn word_offsets<'t>(
     text: &'t str,
     word: &'t str,
-    is_word: fn(u8) -> bool,
+    bytes: WordBytes,
 ) -> impl Iterator<Item = usize> + 't {
-    word_offsets_from(text, 0, word, is_word)
+    word_offsets_from(text, 0, word, bytes)
 }
 
 /// [`word_offsets`] at or after `start`.
@@ -471,16 +467,9 @@ fn word_offsets_from<'t, 'w>(
     text: &'t str,
     start: usize,
     word: &'w str,
-    is_word: fn(u8) -> bool,
+    bytes: WordBytes,
 ) -> impl Iterator<Item = usize> + use<'t, 'w> {
-    let b = text.as_bytes();
-    memchr::memmem::find_iter(&b[start..], word.as_bytes())
-        .map(move |at| start + at)
-        .filter(move |&at| {
-            let before = at == 0 || !is_word(b[at - 1]);
-            let after = b.get(at + word.len()).is_none_or(|&c| !is_word(c));
-            before && after
-        })
+    super::words::standalone(text.as_bytes(), start, word.as_bytes(), bytes)
 }
 
 #[cfg(test)]
@@ -525,13 +514,13 @@ mod tests {
         let src = Source::new("run.sh", TEXT, classify("run.sh").unwrap());
         let index = LiteralIndex::new(vec![(Box::from("ABSENT"), 1), (Box::from("RUNNER"), 0)]);
         let plain = FileCtx::new(&src);
-        let expected: Vec<usize> = word_offsets(TEXT, "RUNNER", is_ident_byte).collect();
+        let expected: Vec<usize> = word_offsets(TEXT, "RUNNER", WordBytes::Ident).collect();
         assert_eq!(expected, [0, 35, 48]);
 
         // The true first offset: the same results as a search of the whole text.
         let first = [0, usize::MAX];
         let ctx = FileCtx::new(&src).with_first_offsets(first_offsets(&index, &first), true);
-        let found: Vec<usize> = ctx.word_offsets("RUNNER", is_ident_byte).collect();
+        let found: Vec<usize> = ctx.word_offsets("RUNNER", WordBytes::Ident).collect();
         assert_eq!(found, expected);
         assert_eq!(&*ctx.offsets("RUNNER"), &*plain.offsets("RUNNER"));
         assert!(ctx.contains("RUNNER") && plain.contains("RUNNER"));
@@ -542,7 +531,7 @@ mod tests {
         // A later first offset: the search starts there (what comes before is not read).
         let first = [35, usize::MAX];
         let ctx = FileCtx::new(&src).with_first_offsets(first_offsets(&index, &first), true);
-        let found: Vec<usize> = ctx.word_offsets("RUNNER", is_ident_byte).collect();
+        let found: Vec<usize> = ctx.word_offsets("RUNNER", WordBytes::Ident).collect();
         assert_eq!(found, [35, 48]);
         assert_eq!(&*ctx.offsets("RUNNER"), &[35, 48]);
 
@@ -557,7 +546,7 @@ mod tests {
         // Absent: no search at all.
         assert_eq!(ctx.search_start("ABSENT"), None);
         assert!(!ctx.contains("ABSENT"));
-        assert_eq!(ctx.word_offsets("ABSENT", is_ident_byte).count(), 0);
+        assert_eq!(ctx.word_offsets("ABSENT", WordBytes::Ident).count(), 0);
     }
 
     #[test]
@@ -589,7 +578,7 @@ mod tests {
         assert!(!ctx.contains("TOKEN"));
         assert!(ctx.contains("RUNNER"));
         assert!(!ctx.contains("ABSENT"));
-        let found: Vec<usize> = ctx.word_offsets("RUNNER", is_ident_byte).collect();
+        let found: Vec<usize> = ctx.word_offsets("RUNNER", WordBytes::Ident).collect();
         assert_eq!(found, [35, 48]);
     }
 }

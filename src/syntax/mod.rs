@@ -14,11 +14,13 @@ pub mod graphql_types;
 pub mod rest;
 pub mod sdk;
 pub mod source;
+mod words;
 pub mod yaml;
 
 pub use classify::{Class, FileKind};
 pub use file::{
-    ABSENT, FileCtx, FirstOffsets, LiteralIndex, NOT_LOOKED_FOR, is_ident_byte, is_yaml_kind,
-    line_start, run_around, word_offsets,
+    ABSENT, FileCtx, FirstOffsets, LiteralIndex, NOT_LOOKED_FOR, is_yaml_kind, line_start,
+    run_around, word_offsets,
 };
 pub use rest::{Method, RestApi};
+pub use words::{WordBytes, is_ident_byte};

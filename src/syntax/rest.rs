@@ -375,7 +375,8 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
                         .find('\n')
                         .map_or(text.len(), |i| pos + 1 + i);
                     let line = &text[pos + 1..next_end];
-                    if let Some(k) = super::word_offsets(line, var, is_ident_byte).next() {
+                    if let Some(k) = super::word_offsets(line, var, super::WordBytes::Ident).next()
+                    {
                         let use_at = pos + 1 + k;
                         let (a, b) = call_span(text, use_at).unwrap_or((pos + 1, next_end));
                         let start = text[..at].rfind('\n').map_or(0, |i| i + 1);

@@ -445,7 +445,7 @@ fn bind_line(line: &str, bindings: &mut Vec<(String, Resource)>) {
     // `runners []*gitlab.Runner`, `runner: RunnerSchema`.
     for r in Resource::ALL {
         for ty in r.type_names() {
-            for at in super::word_offsets(t, ty, is_ident_byte) {
+            for at in super::word_offsets(t, ty, super::WordBytes::Ident) {
                 let before = &t[..at];
                 // The qualifier (`gitlab.v4.objects.`, `gitlab.`), then `*`, `[]`, `:`.
                 let before = before
