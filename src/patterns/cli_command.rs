@@ -48,6 +48,11 @@ impl PatternKind for CliCommand {
         vec![self.command.clone()]
     }
 
+    /// The subcommand, which [`FileCtx::commands`] asks about first.
+    fn searched(&self) -> Vec<String> {
+        vec![program_and_subcommand(&self.command).1.to_string()]
+    }
+
     fn describe(&self) -> String {
         format!("command `{}`", self.command)
     }

@@ -110,6 +110,11 @@ impl PatternKind for CliFlag {
         v
     }
 
+    /// The subcommand, which [`FileCtx::commands`] asks about first.
+    fn searched(&self) -> Vec<String> {
+        vec![program_and_subcommand(&self.command).1.to_string()]
+    }
+
     fn literals(&self) -> Vec<String> {
         let mut v = vec![format!("{} {}", self.command, self.flag), self.flag.clone()];
         v.extend(self.short.iter().cloned());
