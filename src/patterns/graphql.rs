@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::check::{Fields, is_ident};
 use super::{Hit, PatternKind};
-use crate::syntax::graphql::Kind;
+use crate::syntax::graphql::{Kind, Name};
 use crate::syntax::{FileCtx, FileKind, word_offsets, WordBytes};
 
 /// What a GraphQL pattern names.
@@ -138,7 +138,7 @@ impl PatternKind for Graphql {
     }
 }
 
-fn parent_matches(parents: &[String], path: &[String], type_condition: Option<&str>) -> bool {
+fn parent_matches(parents: &[String], path: &[Name], type_condition: Option<&str>) -> bool {
     if parents.is_empty() {
         return true;
     }
@@ -149,9 +149,9 @@ fn parent_matches(parents: &[String], path: &[String], type_condition: Option<&s
                 && path[path.len() - segs.len()..]
                     .iter()
                     .zip(&segs)
-                    .all(|(a, b)| a == b)
+                    .all(|(a, b)| **a == **b)
         } else {
-            path.last().is_some_and(|l| l == p) || type_condition == Some(p.as_str())
+            path.last().is_some_and(|l| **l == **p) || type_condition == Some(p.as_str())
         }
     })
 }
@@ -195,7 +195,7 @@ fn detect(
             continue;
         }
         for o in &parsed.occurrences {
-            if o.name != name {
+            if *o.name != *name {
                 continue;
             }
             let ok = match (&o.kind, element) {
@@ -208,10 +208,10 @@ fn detect(
                     GraphqlElement::Field,
                 ) => {
                     parent_matches(parents, &o.path, type_condition.as_deref())
-                        && unless_argument.is_none_or(|a| !arguments.iter().any(|x| x == a))
+                        && unless_argument.is_none_or(|a| !arguments.iter().any(|x| **x == *a))
                 }
                 (Kind::Field { root_of, .. }, GraphqlElement::Query) => {
-                    o.path.is_empty() && root_of.as_deref() == Some("query")
+                    o.path.is_empty() && *root_of == Some("query")
                 }
                 (Kind::Type, GraphqlElement::Type) => true,
                 (Kind::EnumValue, GraphqlElement::EnumValue) => true,
@@ -257,21 +257,22 @@ mod tests {
     #[test]
     fn parents() {
         let p = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let path = |v: &[&str]| v.iter().map(|&s| Name::from(s)).collect::<Vec<_>>();
         assert!(parent_matches(
             &p(&["runners.nodes"]),
-            &p(&["project", "runners", "nodes"]),
+            &path(&["project", "runners", "nodes"]),
             None
         ));
         assert!(!parent_matches(
             &p(&["runners.nodes"]),
-            &p(&["runner", "managers", "nodes"]),
+            &path(&["runner", "managers", "nodes"]),
             None
         ));
-        assert!(parent_matches(&p(&["CiRunner"]), &p(&[]), Some("CiRunner")));
-        assert!(parent_matches(&p(&["runner"]), &p(&["runner"]), None));
+        assert!(parent_matches(&p(&["CiRunner"]), &path(&[]), Some("CiRunner")));
+        assert!(parent_matches(&p(&["runner"]), &path(&["runner"]), None));
         assert!(!parent_matches(
             &p(&["runner"]),
-            &p(&["runner", "managers"]),
+            &path(&["runner", "managers"]),
             None
         ));
     }

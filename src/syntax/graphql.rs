@@ -3,19 +3,28 @@
 //! argument and input-object key with its path, every named type and every enum value, each
 //! with its byte range. Nesting is bounded, so a hostile document cannot exhaust the stack.
 
+use std::rc::Rc;
+
 /// How deep selection sets and values may nest.
 pub const MAX_DEPTH: usize = 128;
+
+/// A name in a document: made once, shared by its occurrence and the paths under it.
+pub type Name = Rc<str>;
+
+/// The names of the enclosing fields (and arguments), outermost first: made once per field,
+/// shared by the occurrences under it.
+pub type Path = Rc<[Name]>;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Kind {
     /// A selected field. `path` holds the names of the enclosing fields, outermost first.
     Field {
         /// The innermost type condition (`fragment F on T`, `... on T`) directly around it.
-        type_condition: Option<String>,
+        type_condition: Option<Name>,
         /// The argument names given to the field.
-        arguments: Vec<String>,
+        arguments: Vec<Name>,
         /// Selected directly under an operation (a root field of a query or mutation).
-        root_of: Option<String>,
+        root_of: Option<&'static str>,
     },
     /// An argument, or a key of an input object inside an argument; `path` ends with the field
     /// and the enclosing argument names.
@@ -28,9 +37,9 @@ pub enum Kind {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Occurrence {
-    pub name: String,
+    pub name: Name,
     pub kind: Kind,
-    pub path: Vec<String>,
+    pub path: Path,
     pub start: usize,
     pub end: usize,
 }
@@ -157,6 +166,13 @@ struct Parser<'a> {
     start: usize,
     end: usize,
     out: Vec<Occurrence>,
+    /// The path of what sits directly in an operation or a fragment (and of every type).
+    root: Path,
+}
+
+/// `path` and then `name`.
+fn extend(path: &Path, name: &Name) -> Path {
+    path.iter().chain(std::iter::once(name)).cloned().collect()
 }
 
 impl<'a> Parser<'a> {
@@ -201,10 +217,15 @@ impl<'a> Parser<'a> {
         }
         while self.tok != Tok::Eof {
             match self.tok {
-                Tok::Punct(b'{') => self.selection_set(&[], None, Some("query"), 0)?,
-                Tok::Name("query" | "mutation" | "subscription") => {
-                    let Tok::Name(op) = self.tok else {
-                        unreachable!()
+                Tok::Punct(b'{') => {
+                    let root = self.root.clone();
+                    self.selection_set(&root, None, Some("query"), 0)?
+                }
+                Tok::Name(op @ ("query" | "mutation" | "subscription")) => {
+                    let op = match op {
+                        "query" => "query",
+                        "mutation" => "mutation",
+                        _ => "subscription",
                     };
                     self.bump()?;
                     if let Tok::Name(_) = self.tok {
@@ -213,8 +234,9 @@ impl<'a> Parser<'a> {
                     if self.tok == Tok::Punct(b'(') {
                         self.variable_definitions()?;
                     }
-                    self.directives(&[])?;
-                    self.selection_set(&[], None, Some(op), 0)?;
+                    let root = self.root.clone();
+                    self.directives(&root)?;
+                    self.selection_set(&root, None, Some(op), 0)?;
                 }
                 Tok::Name("fragment") => {
                     self.bump()?;
@@ -224,9 +246,11 @@ impl<'a> Parser<'a> {
                         _ => return self.fail("expected `on` after the fragment name"),
                     }
                     let (t, s, e) = self.name()?;
-                    self.push(t, Kind::Type, vec![], s, e);
-                    self.directives(&[])?;
-                    self.selection_set(&[], Some(t.to_string()), None, 0)?;
+                    let t: Name = t.into();
+                    let root = self.root.clone();
+                    self.push(t.clone(), Kind::Type, root.clone(), s, e);
+                    self.directives(&root)?;
+                    self.selection_set(&root, Some(t), None, 0)?;
                 }
                 _ => return self.fail("expected an operation or a fragment"),
             }
@@ -234,9 +258,9 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn push(&mut self, name: &str, kind: Kind, path: Vec<String>, start: usize, end: usize) {
+    fn push(&mut self, name: Name, kind: Kind, path: Path, start: usize, end: usize) {
         self.out.push(Occurrence {
-            name: name.to_string(),
+            name,
             kind,
             path,
             start,
@@ -255,9 +279,11 @@ impl<'a> Parser<'a> {
             self.type_ref(0)?;
             if self.tok == Tok::Punct(b'=') {
                 self.bump()?;
-                self.value(&[], 0)?;
+                let root = self.root.clone();
+                self.value(&root, 0)?;
             }
-            self.directives(&[])?;
+            let root = self.root.clone();
+            self.directives(&root)?;
         }
         self.bump()
     }
@@ -272,7 +298,7 @@ impl<'a> Parser<'a> {
             self.expect(b']')?;
         } else {
             let (t, s, e) = self.name()?;
-            self.push(t, Kind::Type, vec![], s, e);
+            self.push(t.into(), Kind::Type, self.root.clone(), s, e);
         }
         if self.tok == Tok::Punct(b'!') {
             self.bump()?;
@@ -280,7 +306,7 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn directives(&mut self, path: &[String]) -> Result<(), ParseError> {
+    fn directives(&mut self, path: &Path) -> Result<(), ParseError> {
         while self.tok == Tok::Punct(b'@') {
             self.bump()?;
             self.name()?;
@@ -292,23 +318,23 @@ impl<'a> Parser<'a> {
     }
 
     /// Arguments of the field at the end of `path`; returns their names.
-    fn arguments(&mut self, path: &[String], depth: usize) -> Result<Vec<String>, ParseError> {
+    fn arguments(&mut self, path: &Path, depth: usize) -> Result<Vec<Name>, ParseError> {
         self.expect(b'(')?;
         let mut names = Vec::new();
         while self.tok != Tok::Punct(b')') {
             let (n, s, e) = self.name()?;
-            self.push(n, Kind::Argument, path.to_vec(), s, e);
-            names.push(n.to_string());
+            let n: Name = n.into();
+            self.push(n.clone(), Kind::Argument, path.clone(), s, e);
             self.expect(b':')?;
-            let mut inner = path.to_vec();
-            inner.push(n.to_string());
+            let inner = extend(path, &n);
+            names.push(n);
             self.value(&inner, depth + 1)?;
         }
         self.bump()?;
         Ok(names)
     }
 
-    fn value(&mut self, path: &[String], depth: usize) -> Result<(), ParseError> {
+    fn value(&mut self, path: &Path, depth: usize) -> Result<(), ParseError> {
         if depth > MAX_DEPTH {
             return self.fail("value nests too deep");
         }
@@ -316,7 +342,13 @@ impl<'a> Parser<'a> {
             Tok::Var(_) | Tok::Str | Tok::Num => self.bump(),
             Tok::Name("true" | "false" | "null") => self.bump(),
             Tok::Name(n) => {
-                self.push(n, Kind::EnumValue, path.to_vec(), self.start, self.end);
+                self.push(
+                    n.into(),
+                    Kind::EnumValue,
+                    path.clone(),
+                    self.start,
+                    self.end,
+                );
                 self.bump()
             }
             Tok::Punct(b'[') => {
@@ -333,11 +365,10 @@ impl<'a> Parser<'a> {
                 self.bump()?;
                 while self.tok != Tok::Punct(b'}') {
                     let (k, s, e) = self.name()?;
-                    self.push(k, Kind::Argument, path.to_vec(), s, e);
+                    let k: Name = k.into();
+                    self.push(k.clone(), Kind::Argument, path.clone(), s, e);
                     self.expect(b':')?;
-                    let mut inner = path.to_vec();
-                    inner.push(k.to_string());
-                    self.value(&inner, depth + 1)?;
+                    self.value(&extend(path, &k), depth + 1)?;
                 }
                 self.bump()
             }
@@ -347,9 +378,9 @@ impl<'a> Parser<'a> {
 
     fn selection_set(
         &mut self,
-        path: &[String],
-        type_condition: Option<String>,
-        root_of: Option<&str>,
+        path: &Path,
+        type_condition: Option<Name>,
+        root_of: Option<&'static str>,
         depth: usize,
     ) -> Result<(), ParseError> {
         if depth > MAX_DEPTH {
@@ -364,9 +395,10 @@ impl<'a> Parser<'a> {
                         Tok::Name("on") => {
                             self.bump()?;
                             let (t, s, e) = self.name()?;
-                            self.push(t, Kind::Type, vec![], s, e);
+                            let t: Name = t.into();
+                            self.push(t.clone(), Kind::Type, self.root.clone(), s, e);
                             self.directives(path)?;
-                            self.selection_set(path, Some(t.to_string()), None, depth + 1)?;
+                            self.selection_set(path, Some(t), None, depth + 1)?;
                         }
                         Tok::Name(_) => {
                             self.name()?;
@@ -385,8 +417,8 @@ impl<'a> Parser<'a> {
                         self.bump()?;
                         (n, s, e) = self.name()?;
                     }
-                    let mut field_path = path.to_vec();
-                    field_path.push(n.to_string());
+                    let n: Name = n.into();
+                    let field_path = extend(path, &n);
                     let arguments = if self.tok == Tok::Punct(b'(') {
                         self.arguments(&field_path, depth)?
                     } else {
@@ -397,9 +429,9 @@ impl<'a> Parser<'a> {
                         Kind::Field {
                             type_condition: type_condition.clone(),
                             arguments,
-                            root_of: root_of.map(str::to_string),
+                            root_of,
                         },
-                        path.to_vec(),
+                        path.clone(),
                         s,
                         e,
                     );
@@ -424,6 +456,7 @@ pub fn parse(text: &str) -> (Vec<Occurrence>, Option<ParseError>) {
         start: 0,
         end: 0,
         out: Vec::new(),
+        root: Rc::new([]),
     };
     let err = p.document().err();
     (p.out, err)
@@ -473,9 +506,11 @@ mod tests {
         assert!(err.is_none(), "{err:?}");
         occ.into_iter()
             .filter_map(|o| match o.kind {
-                Kind::Field { type_condition, .. } => {
-                    Some((o.name, o.path.join("."), type_condition))
-                }
+                Kind::Field { type_condition, .. } => Some((
+                    o.name.to_string(),
+                    o.path.join("."),
+                    type_condition.map(|t| t.to_string()),
+                )),
                 _ => None,
             })
             .collect()
@@ -503,10 +538,10 @@ mod tests {
         let doc = "mutation($f: RunnerMembershipFilter) { vulnerabilityCreate(input: {message: \"x\", severity: HIGH}) { errors } group(fullPath: \"g\") { runners(membership: $f) { count } } }";
         let (occ, err) = parse(doc);
         assert!(err.is_none());
-        let find = |n: &str| occ.iter().find(|o| o.name == n).unwrap();
+        let find = |n: &str| occ.iter().find(|o| &*o.name == n).unwrap();
         assert_eq!(find("RunnerMembershipFilter").kind, Kind::Type);
         assert_eq!(find("message").kind, Kind::Argument);
-        assert_eq!(find("message").path, ["vulnerabilityCreate", "input"]);
+        assert_eq!(find("message").path.join("."), "vulnerabilityCreate.input");
         assert_eq!(find("HIGH").kind, Kind::EnumValue);
         let m = find("message");
         assert_eq!(&doc[m.start..m.end], "message");
