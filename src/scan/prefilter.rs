@@ -91,7 +91,13 @@ pub struct Prefilter {
     kinds: Vec<KindSet>,
     /// The detector literals, with their indices.
     index: LiteralIndex,
+    /// This prefilter's number, unique in the process (a scratch space used with another
+    /// prefilter makes its starts again).
+    id: u64,
 }
+
+/// The number of the next prefilter made (never 0).
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// A chunk's number in the stamp table: one byte, so that the table (32 KB) stays in the
 /// first-level cache; it wraps every 255 chunks, when the table is cleared.
@@ -105,12 +111,22 @@ pub struct Scratch {
     stamps: Box<[Stamp; 1 << HASH_BITS]>,
     /// The number of the current chunk (never 0 while a chunk is read: 0 is "never").
     stamp: Stamp,
-    seen: Vec<bool>,
     /// The literals not found yet in the text being read.
     missing: Vec<usize>,
     /// Per literal, where it first occurs in the last file ([`ABSENT`], [`NOT_LOOKED_FOR`]).
     first: Vec<usize>,
     candidates: Vec<usize>,
+    /// Per set of kinds of file met so far, the detector literals' start for a file of those
+    /// kinds (made once, copied for each file), and the prefilter they are of.
+    starts: Vec<(KindSet, KindStart)>,
+    starts_of: u64,
+}
+
+/// Where a file of some kinds starts: each detector literal [`ABSENT`] (looked for) or
+/// [`NOT_LOOKED_FOR`], and the literals looked for.
+struct KindStart {
+    first: Vec<usize>,
+    looked_for: Vec<usize>,
 }
 
 impl Default for Scratch {
@@ -118,10 +134,11 @@ impl Default for Scratch {
         Self {
             stamps: Box::new([0; 1 << HASH_BITS]),
             stamp: 0,
-            seen: Vec::new(),
             missing: Vec::new(),
             first: Vec::new(),
             candidates: Vec::new(),
+            starts: Vec::new(),
+            starts_of: 0,
         }
     }
 }
@@ -237,6 +254,7 @@ impl Prefilter {
             users,
             context,
             kinds: literal_kinds,
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 
@@ -260,26 +278,36 @@ impl Prefilter {
         in_use: &[bool; embedded::MARKERS.len()],
         kinds: KindSet,
     ) -> Markers {
-        let mut seen = std::mem::take(&mut scratch.seen);
-        seen.clear();
-        seen.resize(self.literals.len(), false);
+        if scratch.starts_of != self.id {
+            scratch.starts.clear();
+            scratch.starts_of = self.id;
+        }
+        let start = match scratch.starts.iter().position(|(k, _)| *k == kinds) {
+            Some(i) => i,
+            None => {
+                scratch.starts.push((kinds, self.kind_start(kinds)));
+                scratch.starts.len() - 1
+            }
+        };
+        let start = &scratch.starts[start].1;
+        let skipped = start.looked_for.len() < self.detector_literals;
         let mut first = std::mem::take(&mut scratch.first);
         first.clear();
+        first.extend_from_slice(&start.first);
         first.resize(self.literals.len(), ABSENT);
-        // Markers not in use count as settled: not looked for, and reported absent.
+        let mut missing = std::mem::take(&mut scratch.missing);
+        missing.clear();
+        missing.extend_from_slice(&start.looked_for);
+        // The suppression marker, and the markers of embedded regions in use (the others are
+        // not looked for, and reported absent).
+        missing.push(self.detector_literals);
         let first_marker = self.detector_literals + 1;
-        for (k, used) in in_use.iter().enumerate() {
-            seen[first_marker + k] = !used;
-        }
-        let mut skipped = false;
-        for (lit, lit_kinds) in self.kinds.iter().enumerate() {
-            if !lit_kinds.intersects(kinds) {
-                seen[lit] = true;
-                first[lit] = NOT_LOOKED_FOR;
-                skipped = true;
-            }
-        }
-        self.occurring(text, scratch, &mut seen, &mut first);
+        missing.extend(
+            (0..in_use.len())
+                .filter(|&k| in_use[k])
+                .map(|k| first_marker + k),
+        );
+        self.occurring(text, scratch, &mut missing, &mut first);
         let found = |first: &[usize], lit: usize| first[lit] < NOT_LOOKED_FOR;
         let markers = Markers {
             suppression: found(&first, self.detector_literals),
@@ -287,13 +315,14 @@ impl Prefilter {
         };
         if markers.embedded && skipped {
             // Regions are looked at as files of their own kinds: every literal counts.
-            for lit in 0..self.detector_literals {
-                if first[lit] == NOT_LOOKED_FOR {
-                    seen[lit] = false;
-                    first[lit] = ABSENT;
+            missing.clear();
+            for (lit, at) in first[..self.detector_literals].iter_mut().enumerate() {
+                if *at == NOT_LOOKED_FOR {
+                    *at = ABSENT;
+                    missing.push(lit);
                 }
             }
-            self.occurring(text, scratch, &mut seen, &mut first);
+            self.occurring(text, scratch, &mut missing, &mut first);
         }
         let out = &mut scratch.candidates;
         out.clear();
@@ -305,25 +334,39 @@ impl Prefilter {
         out.sort_unstable();
         out.dedup();
         scratch.first = first;
-        scratch.seen = seen;
+        scratch.missing = missing;
         markers
     }
 
-    /// Mark in `seen` the literals that occur in `text`, and note in `first` where each first
-    /// occurs (chunks are read in order, and a literal is confirmed in the first chunk where it
-    /// starts: the search's first hit there is the first in the text).
+    /// The detector literals' start for a file of `kinds`: those of the detectors that look at
+    /// none of the kinds are not looked for.
+    fn kind_start(&self, kinds: KindSet) -> KindStart {
+        let first: Vec<usize> = self
+            .kinds
+            .iter()
+            .map(|k| {
+                if k.intersects(kinds) {
+                    ABSENT
+                } else {
+                    NOT_LOOKED_FOR
+                }
+            })
+            .collect();
+        let looked_for = (0..first.len()).filter(|&l| first[l] == ABSENT).collect();
+        KindStart { first, looked_for }
+    }
+
+    /// Of the literals `missing`, note in `first` where each that occurs in `text` first occurs,
+    /// and take it out of `missing` (chunks are read in order, and a literal is confirmed in the
+    /// first chunk where it starts: the search's first hit there is the first in the text).
+    /// One found is taken out, so a long text's later chunks check only the absent ones.
     fn occurring(
         &self,
         text: &[u8],
         scratch: &mut Scratch,
-        seen: &mut [bool],
+        missing: &mut Vec<usize>,
         first: &mut [usize],
     ) {
-        // The literals not found yet (one found is taken out, so a long text's later chunks
-        // check only the absent ones).
-        let missing = &mut scratch.missing;
-        missing.clear();
-        missing.extend((0..seen.len()).filter(|&l| !seen[l]));
         let mut at = 0;
         while at < text.len() && !missing.is_empty() {
             let chunk = &text[at..(at + CHUNK + self.longest).min(text.len())];
@@ -337,7 +380,6 @@ impl Prefilter {
                 if l.hashes.iter().all(|&h| stamps[usize::from(h)] == stamp)
                     && let Some(pos) = l.finder.find(chunk)
                 {
-                    seen[lit] = true;
                     first[lit] = at + pos;
                     missing.swap_remove(k);
                 } else {
@@ -667,6 +709,32 @@ mod tests {
         assert_eq!(scratch.first_offsets()[storage], 29);
         p.candidates(b"status", &mut scratch, &ALL_MARKERS, code);
         assert_eq!(scratch.first_offsets()[storage], NOT_LOOKED_FOR);
+    }
+
+    #[test]
+    fn a_scratch_space_serves_one_prefilter_after_another() {
+        use crate::syntax::classify::FileKind;
+        let code = KindSet::of([FileKind::Code]);
+        let only = |kind: FileKind, anchor: &str| Needs {
+            kinds: KindSet::of([kind]),
+            ..needs(&[anchor])
+        };
+        // The same number of literals, looked for in files of other kinds.
+        let first = Prefilter::new(&[
+            only(FileKind::Code, "storage"),
+            only(FileKind::Helm, "status"),
+        ]);
+        let second = Prefilter::new(&[
+            only(FileKind::Helm, "storage"),
+            only(FileKind::Code, "status"),
+        ]);
+        let mut scratch = Scratch::default();
+        for _ in 0..2 {
+            first.candidates(b"storage status", &mut scratch, &ALL_MARKERS, code);
+            assert_eq!(scratch.candidates(), &[0]);
+            second.candidates(b"storage status", &mut scratch, &ALL_MARKERS, code);
+            assert_eq!(scratch.candidates(), &[1]);
+        }
     }
 
     #[test]
