@@ -8,7 +8,7 @@ fuzz_target!(|data: &[u8]| {
     let (occurrences, error) = graphql::parse(&text);
     for o in &occurrences {
         assert!(o.start < o.end && o.end <= text.len());
-        assert_eq!(&text[o.start..o.end], o.name);
+        assert_eq!(&text[o.start..o.end], &*o.name);
     }
     if let Some(e) = error {
         assert!(e.offset <= text.len());
