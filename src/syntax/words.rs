@@ -64,7 +64,7 @@ pub fn standalone<'t, 'w>(
     })
 }
 
-/// Can this processor check 32 places at once ([`ident_places_avx2`])?
+/// Can this processor check 32 places at once ([`next_ident_word_avx2`])?
 fn vector_instructions() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -97,9 +97,8 @@ fn next_ident_word(b: &[u8], from: usize, word: &[u8]) -> Option<usize> {
         k = 1;
     }
     #[cfg(target_arch = "x86_64")]
-    {
-        // SAFETY: `next_ident_word` is called only where `vector_instructions` says the
-        // processor has AVX2 (`standalone`, and the tests, which check it first).
+    if vector_instructions() {
+        // SAFETY: the processor has AVX2 (`vector_instructions`, a cached answer).
         match unsafe { next_ident_word_avx2(b, k, word) } {
             Ok(found) => return Some(found),
             Err(stop) => k = stop,
@@ -121,25 +120,23 @@ fn next_ident_word_avx2(b: &[u8], mut k: usize, word: &[u8]) -> Result<usize, us
         _mm256_movemask_epi8, _mm256_or_si256, _mm256_set1_epi8, _mm256_sub_epi8,
     };
     let n = word.len();
-    debug_assert!(k >= 1 && n >= 1);
+    // The loads read from k − 1 (below) and k + n − 1.
+    assert!(k >= 1 && n >= 1);
     let first = _mm256_set1_epi8(word[0] as i8);
     let last = _mm256_set1_epi8(word[n - 1] as i8);
     let bit5 = _mm256_set1_epi8(0x20);
     let underscore = _mm256_set1_epi8(b'_' as i8);
-    // Is each byte in `lo..=hi`? (Shifted so that `lo` is the least signed byte, then one
-    // signed compare; exact for every byte.)
-    let within = |v: __m256i, lo: u8, hi: u8| {
+    // Which bytes are outside `lo..=hi`, as bits? (Shifted so that `lo` is the least signed
+    // byte, then one signed compare; exact for every byte.)
+    let outside = |v: __m256i, lo: u8, hi: u8| {
         let shifted = _mm256_sub_epi8(v, _mm256_set1_epi8(lo.wrapping_sub(0x80) as i8));
         let bound = _mm256_set1_epi8((hi - lo).wrapping_add(0x80) as i8);
-        // Not (shifted > bound): the mask's complement, taken by the caller's and-not.
-        _mm256_cmpgt_epi8(shifted, bound)
+        _mm256_movemask_epi8(_mm256_cmpgt_epi8(shifted, bound)) as u32
     };
-    // The bytes that are no identifier's, as a mask.
+    // The bytes that are no identifier's, as bits: no letter (either case), no digit, no `_`.
     let not_ident = |v: __m256i| {
-        let lower = _mm256_or_si256(v, bit5);
-        let letter_or_digit = _mm256_movemask_epi8(within(lower, b'a', b'z'))
-            & _mm256_movemask_epi8(within(v, b'0', b'9'));
-        letter_or_digit as u32 & !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, underscore)) as u32)
+        let neither = outside(_mm256_or_si256(v, bit5), b'a', b'z') & outside(v, b'0', b'9');
+        neither & !(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, underscore)) as u32)
     };
     // A step reads from k − 1 to k + n + 32 (the byte after the last place's word).
     while k + n + 32 <= b.len() {
