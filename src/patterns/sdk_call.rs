@@ -18,7 +18,8 @@ pub struct SdkCall {
     /// Report these arguments of the call (keys of its dict or options), not the call.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<String>,
-    /// Objects the member does not count on (`user` in `gl.user.runners.create`).
+    /// Objects the member does not count on (`user` in `gl.user.runners.create`; a compound
+    /// name whose last word it is too: `current_user`, `currentUser`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unless_receiver: Vec<String>,
     /// The member counts only on an object known to be this resource (`mr.changes()`).
@@ -119,7 +120,7 @@ impl PatternKind for SdkCall {
             }
             let receiver = sdk::receiver(text, at - 1);
             if sdk::chain_receiver(text, at - 1)
-                .is_some_and(|r| self.unless_receiver.iter().any(|u| u == r))
+                .is_some_and(|r| self.unless_receiver.iter().any(|u| sdk::receiver_names(r, u)))
             {
                 continue;
             }

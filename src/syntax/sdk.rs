@@ -568,6 +568,37 @@ pub fn receiver(text: &str, dot: usize) -> Option<&str> {
     (s < end).then(|| &text[s..end])
 }
 
+/// Does the receiver `receiver` name a `name` object: the name itself, or a compound name whose
+/// last word it is (`current_user` and `currentUser` for `user`, `target_project` for
+/// `project`), as code names the objects a client library hands out.
+pub fn receiver_names(receiver: &str, name: &str) -> bool {
+    if receiver == name {
+        return true;
+    }
+    let Some(head) = receiver
+        .len()
+        .checked_sub(name.len())
+        .map(|k| &receiver[..k])
+    else {
+        return false;
+    };
+    if head.is_empty() || !receiver.is_char_boundary(head.len()) {
+        return false;
+    }
+    let tail = &receiver[head.len()..];
+    // snake_case: `current_user`.
+    if head.len() > 1 && head.ends_with('_') && tail == name {
+        return true;
+    }
+    // lowerCamelCase: `currentUser` (the name capitalised after a lower-case letter or digit).
+    let mut chars = name.chars();
+    chars.next().is_some_and(|first| {
+        tail.starts_with(first.to_ascii_uppercase())
+            && tail[1..] == *chars.as_str()
+            && head.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+    })
+}
+
 /// The object of `x.field` where `x` may be a call of a method: for `gl.projects.get(1).runners`
 /// the object of the method (`projects`), else the plain [`receiver`].
 pub fn chain_receiver(text: &str, dot: usize) -> Option<&str> {
@@ -770,6 +801,31 @@ mod tests {
         );
         let t = "gl.runners.create(x)";
         assert_eq!(chain_receiver(t, t.find(".runners").unwrap()), Some("gl"));
+    }
+
+    #[test]
+    fn receivers_name_an_object_by_their_last_word() {
+        for (r, name) in [
+            ("user", "user"),
+            ("current_user", "user"),
+            ("currentUser", "user"),
+            ("gl2User", "user"),
+            ("target_project", "project"),
+        ] {
+            assert!(receiver_names(r, name), "{r}");
+        }
+        for r in [
+            "users",
+            "user_",
+            "_user",
+            "superuser",
+            "gl",
+            "CurrentUSER",
+            "USER_user2",
+        ] {
+            assert!(!receiver_names(r, "user"), "{r}");
+        }
+        assert!(!receiver_names("project_runners", "project"));
     }
 
     #[test]
