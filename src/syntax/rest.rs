@@ -86,6 +86,10 @@ struct Url<'t> {
     /// `"^/api/v4/runners/(.*)/reset_authentication_token$"`): which endpoint it is is not
     /// written.
     pattern: bool,
+    /// The word before the first `/` is the path's own first segment (`user/runners`), not
+    /// where the path is: `path` is not the endpoint's path (a relative path is read from its
+    /// string literal, in code).
+    relative: bool,
 }
 
 fn is_url_byte(c: u8) -> bool {
@@ -140,6 +144,13 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
         }
     };
     let pattern = end > start && b[end - 1] == b'/' && matches!(b.get(end), Some(b'(' | b'['));
+    // `'user/runners'`: a path relative to the API, whose first segment is a word, not a host
+    // (`gitlab.example.com/…`, `localhost/…`), a variable (`$BASE/…`, `{base}/…`) or a
+    // placeholder (`%s/…`). Its path is not the part after that word.
+    let relative = !api
+        && !word.starts_with("http://")
+        && !word.starts_with("https://")
+        && relative_segment(&before_query[..before_query.find('/').unwrap_or(0)]);
     Url {
         start,
         end,
@@ -147,7 +158,19 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
         query,
         api,
         pattern,
+        relative,
     }
+}
+
+/// Is the text before a path's first `/` the path's own first segment (a lower-case word:
+/// `user` of `user/runners`) rather than where the path is (a host, a variable, an API base)?
+fn relative_segment(base: &str) -> bool {
+    base.starts_with(|c: char| c.is_ascii_lowercase())
+        && base
+            .bytes()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'_' || c == b'-')
+        && base != "localhost"
+        && !base.contains("api")
 }
 
 /// One line's string literals joined across concatenation (`"/projects/" + id + "/runners"`,
@@ -496,7 +519,12 @@ fn method_forms() -> &'static [(Method, Vec<String>)] {
                     format!("(\"{name}\""),
                     format!("('{name}'"),
                 ];
-                (m, forms.to_vec())
+                let mut forms = forms.to_vec();
+                if m == Method::Delete {
+                    // gitbeaker's request helper: `RequestHelper.del()(this, 'runners/2')`.
+                    forms.extend(["requesthelper.del(".into(), "requesthelper.del<".into()]);
+                }
+                (m, forms)
             })
             .collect()
     })
@@ -684,7 +712,7 @@ pub fn calls<'a>(
     // hands it to one, and the builder shows the API.
     let mut push = |start: usize, end: usize, url: &Url, relative: bool| -> bool {
         // Cheapest checks first: the path, then overlap, then comments.
-        if url.pattern || !path_matches(template, url.path, prefix) {
+        if url.pattern || url.relative || !path_matches(template, url.path, prefix) {
             return false;
         }
         // A path handed to a client's request builder (`gl.http_post("/runners", …)`) shows
@@ -784,6 +812,39 @@ pub fn calls<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_before_the_first_slash_is_a_relative_path_s_own_segment() {
+        for (text, relative, path) in [
+            ("'user/runners'", true, "/runners"),
+            ("projects/42/runners", true, "/42/runners"),
+            ("gitlab.example.com/runners", false, "/runners"),
+            ("localhost/runners", false, "/runners"),
+            ("$BASE/runners", false, "/runners"),
+            ("%s/runners", false, "/runners"),
+            ("myapi/runners", false, "/runners"),
+            ("https://gitlab/runners", false, "/runners"),
+            ("/api/v4/runners", false, "/runners"),
+            ("/runners", false, "/runners"),
+        ] {
+            let at = text.find("/runners").unwrap();
+            let url = url_at(text, at);
+            assert_eq!((url.relative, url.path), (relative, path), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_request_helper_of_gitbeaker_names_its_method() {
+        assert_eq!(
+            method_in("RequestHelper.del()(this, 'runners', {"),
+            Some(Method::Delete)
+        );
+        assert_eq!(
+            method_in("RequestHelper.del<void>()(this, 'runners/2')"),
+            Some(Method::Delete)
+        );
+        assert_eq!(method_in("await redis.del(key)"), None);
+    }
 
     #[test]
     fn templates_match_any_parameter_spelling() {
