@@ -75,11 +75,17 @@ impl PatternKind for ResourceField {
                     && text[end + 1..].trim_start().starts_with(':')
                     && self.json_object_is_resource(ctx, at)
             } else {
+                // Inside a type definition, its name says which resource it is, nested objects
+                // included (a webhook payload's `runner: { active: boolean; … }` is no runner's
+                // REST field).
+                let in_type = sdk::enclosing_type(text, at);
                 (platform
                     && (go_tag(text, at, end) || ts_member(text, at, end))
-                    && sdk::enclosing_type(text, at).is_some_and(|t| self.resource.names_type(t)))
+                    && in_type.is_some_and(|t| self.resource.names_type(t)))
                     // A recorded response written as an object literal in code (a mock).
-                    || (literal_key(text, at, end) && self.json_object_is_resource(ctx, at))
+                    || (in_type.is_none()
+                        && literal_key(text, at, end)
+                        && self.json_object_is_resource(ctx, at))
             };
             if ok {
                 out.push(Hit::new(at, end, self.name.clone()));

@@ -641,10 +641,15 @@ fn open_paren(b: &[u8], close: usize) -> Option<usize> {
 
 /// The name of the Go struct or TypeScript interface/type whose body holds `at`, if any:
 /// the nearest `type X struct {`, `interface X {`, `type X = {` line above, unless a line that
-/// closes a top-level body (`}`) comes between.
+/// closes a top-level body (`}`) comes between. A declaration whose `{` comes a few lines
+/// below (`interface X\n  extends Y<…> {`) counts too.
 pub fn enclosing_type(text: &str, at: usize) -> Option<&str> {
     let before = &text[..at];
-    for line in before.lines().rev().skip(1) {
+    // The end of the line above the one that holds `at`.
+    let mut end = before.rfind('\n')?;
+    loop {
+        let start = before[..end].rfind('\n').map_or(0, |i| i + 1);
+        let line = &before[start..end];
         if line.starts_with('}') {
             return None;
         }
@@ -660,12 +665,28 @@ pub fn enclosing_type(text: &str, at: usize) -> Option<&str> {
                 .unwrap_or(rest.len());
             let name = &rest[..name_end];
             let tail = &rest[name_end..];
-            let body =
-                tail.contains("struct {") || tail.trim_end().ends_with('{') || tail.contains("= {");
+            let body = tail.contains("struct {")
+                || tail.trim_end().ends_with('{')
+                || tail.contains("= {")
+                || (!tail.contains([';', '{', '}']) && opens_below(&before[end..]));
             return (body && !name.is_empty()).then_some(name);
         }
+        if start == 0 {
+            return None;
+        }
+        end = start - 1;
     }
-    None
+}
+
+/// Does a declaration continued on the lines of `rest` (`  extends Y<…> {`) open its body
+/// within a few lines, before any `;` or `}`?
+fn opens_below(rest: &str) -> bool {
+    let head: usize = rest.split_inclusive('\n').take(6).map(str::len).sum();
+    let head = &rest[..head];
+    match head.find(['{', ';', '}']) {
+        Some(i) => head.as_bytes()[i] == b'{',
+        None => false,
+    }
 }
 
 /// JSON objects of a file: for each, its `{` and `}` offsets (strings skipped).
@@ -837,6 +858,17 @@ mod tests {
             enclosing_type(t, t.find("ip_").unwrap()),
             Some("RunnerSchema")
         );
+        // A declaration whose body opens lines below, and one that has no body.
+        let t = "export interface WebhookJobEventSchema\n  extends Omit<Base, 'x'> {\n  runner: {\n    active: boolean;\n";
+        assert_eq!(
+            enclosing_type(t, t.find("active").unwrap()),
+            Some("WebhookJobEventSchema")
+        );
+        let t = "type Id = number;\nconst runner = {\n  active: true,\n";
+        assert_eq!(enclosing_type(t, t.find("active").unwrap()), None);
+        let t = "interface Runner\n  extends Base;\nconst r = {\n  active: true,\n";
+        assert_eq!(enclosing_type(t, t.find("active").unwrap()), None);
+        assert_eq!(enclosing_type("  active: boolean;", 2), None);
         assert!(Resource::Runner.names_type("RegisterNewRunnerOptions"));
         assert!(!Resource::Runner.names_type("RunnerManager"));
         assert!(!Resource::Runner.names_type("RunnerUpdateInput"));
