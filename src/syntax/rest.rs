@@ -600,6 +600,20 @@ pub fn sends_param(query: &str, ctx: &str, param: &str) -> bool {
             ctx.match_indices(f.as_str())
                 .any(|(at, _)| at == 0 || !is_ident_byte(ctx.as_bytes()[at - 1]))
         })
+        || shorthand_property(ctx, param)
+}
+
+/// Is `name` a shorthand property of an object literal in `ctx` (`{ active, integrated }` in
+/// JavaScript: the key and the variable that holds its value)?
+fn shorthand_property(ctx: &str, name: &str) -> bool {
+    let b = ctx.as_bytes();
+    ctx.match_indices(name).any(|(at, _)| {
+        let end = at + name.len();
+        (at == 0 || !is_ident_byte(b[at - 1]))
+            && !b.get(end).is_some_and(|&c| is_ident_byte(c))
+            && ctx[..at].trim_end().ends_with(['{', ','])
+            && ctx[end..].trim_start().starts_with([',', '}'])
+    })
 }
 
 /// The string literal around `at` on its line, if it is a path: its content's range and the
@@ -831,6 +845,24 @@ mod tests {
             let url = url_at(text, at);
             assert_eq!((url.relative, url.path), (relative, path), "{text}");
         }
+    }
+
+    #[test]
+    fn shorthand_properties_send_their_parameter() {
+        let put = "RequestHelper.put()(this, url, {\n  searchParams: {\n    active,\n    integrated,\n  },\n});";
+        assert!(sends_param("", put, "active"));
+        assert!(sends_param("", put, "integrated"));
+        assert!(sends_param(
+            "",
+            "patch(url, { searchParams: { ...rest, active } })",
+            "active"
+        ));
+        assert!(!sends_param(
+            "",
+            "put(url, { searchParams: { inactive, reactive_x } })",
+            "active"
+        ));
+        assert!(!sends_param("", "put(url, isActive(active))", "active"));
     }
 
     #[test]
