@@ -45,7 +45,7 @@ impl PatternKind for SdkCall {
     const REQUIRED: &'static [&'static str] = &["sdk", "call"];
     const OPTIONAL: &'static [&'static str] = &["args", "unless_receiver", "on", "values"];
     const MATCHES: &'static str =
-        "a client library's manager, service, method or option type (or its arguments) in a file that imports the library";
+        "a client library's manager, service, method or option type (or its arguments) in a file that imports the library; not on an object named in `unless_receiver` (`user`, or a compound name whose last word it is: `current_user`, `currentUser`)";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let args = f.list("args");
