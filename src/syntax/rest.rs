@@ -125,32 +125,29 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
         .filter(|(_, f)| !f.starts_with('{'))
         .unwrap_or((word, ""));
     let (before_query, query) = no_frag.split_once('?').unwrap_or((no_frag, ""));
-    let (path, api) = if let Some(i) = before_query.find("/api/v4") {
-        (&before_query[i + 7..], true)
+    // `relative`: `'user/runners'`, a path relative to the API, whose first segment is a word,
+    // not a host (`gitlab.example.com/…`, `localhost/…`), a variable (`$BASE/…`, `{base}/…`) or
+    // a placeholder (`%s/…`). Its path is not the part after that word.
+    let (path, api, relative) = if let Some(i) = before_query.find("/api/v4") {
+        (&before_query[i + 7..], true, false)
     } else {
         let after_scheme = before_query
             .strip_prefix("https://")
             .or_else(|| before_query.strip_prefix("http://"));
         match after_scheme {
-            Some(rest) => (rest.find('/').map_or("", |i| &rest[i..]), false),
+            Some(rest) => (rest.find('/').map_or("", |i| &rest[i..]), false, false),
             None => {
                 let slash = before_query.find('/').unwrap_or(0);
                 let base = &before_query[..slash];
                 (
                     &before_query[slash..],
                     base.to_ascii_lowercase().contains("api"),
+                    relative_segment(base),
                 )
             }
         }
     };
     let pattern = end > start && b[end - 1] == b'/' && matches!(b.get(end), Some(b'(' | b'['));
-    // `'user/runners'`: a path relative to the API, whose first segment is a word, not a host
-    // (`gitlab.example.com/…`, `localhost/…`), a variable (`$BASE/…`, `{base}/…`) or a
-    // placeholder (`%s/…`). Its path is not the part after that word.
-    let relative = !api
-        && !word.starts_with("http://")
-        && !word.starts_with("https://")
-        && relative_segment(&before_query[..before_query.find('/').unwrap_or(0)]);
     Url {
         start,
         end,

@@ -572,31 +572,21 @@ pub fn receiver(text: &str, dot: usize) -> Option<&str> {
 /// last word it is (`current_user` and `currentUser` for `user`, `target_project` for
 /// `project`), as code names the objects a client library hands out.
 pub fn receiver_names(receiver: &str, name: &str) -> bool {
-    if receiver == name {
-        return true;
-    }
-    let Some(head) = receiver
-        .len()
-        .checked_sub(name.len())
-        .map(|k| &receiver[..k])
-    else {
-        return false;
-    };
-    if head.is_empty() || !receiver.is_char_boundary(head.len()) {
-        return false;
-    }
-    let tail = &receiver[head.len()..];
-    // snake_case: `current_user`.
-    if head.len() > 1 && head.ends_with('_') && tail == name {
-        return true;
-    }
-    // lowerCamelCase: `currentUser` (the name capitalised after a lower-case letter or digit).
-    let mut chars = name.chars();
-    chars.next().is_some_and(|first| {
-        tail.starts_with(first.to_ascii_uppercase())
-            && tail[1..] == *chars.as_str()
-            && head.ends_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
-    })
+    // lowerCamelCase: the name capitalised, after a lower-case letter or digit (`currentUser`).
+    let capitalised = name
+        .get(..1)
+        .map(|first| format!("{}{}", first.to_ascii_uppercase(), &name[1..]));
+    receiver == name
+        // snake_case: `current_user`.
+        || receiver
+            .strip_suffix(name)
+            .is_some_and(|head| head.len() > 1 && head.ends_with('_'))
+        || capitalised.is_some_and(|c| {
+            receiver
+                .strip_suffix(c.as_str())
+                .and_then(|head| head.chars().last())
+                .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        })
 }
 
 /// The object of `x.field` where `x` may be a call of a method: for `gl.projects.get(1).runners`
