@@ -48,6 +48,12 @@ const CHUNK: usize = 16 * 1024;
 /// log2 of the stamp table's size: 32 Ki entries of one byte, within the first-level cache.
 const HASH_BITS: u32 = 15;
 
+/// The stamp table's index bits.
+const HASH_MASK: usize = (1 << HASH_BITS) - 1;
+
+/// [`Prefilter::rarest`] of a literal without a four-byte sequence (no hash is this large).
+const NO_SEQUENCE: u16 = u16::MAX;
+
 /// The hash of four bytes. (Four, not three: `runners` has all its three-byte sequences in a
 /// text that holds `runner_id` and `users` but not `runners`, and was searched for in vain in
 /// every chunk of such a text.)
@@ -80,6 +86,10 @@ pub struct Prefilter {
     vector: bool,
     /// The distinct literals, then the suppression marker, then the embedded-region markers.
     literals: Vec<Literal>,
+    /// Per literal, the hash of its rarest-looking sequence ([`NO_SEQUENCE`]: under four bytes),
+    /// apart from the literals, so that the per-chunk check of an absent literal mostly reads
+    /// this small array and one entry of the table.
+    rarest: Vec<u16>,
     /// The number of detector literals (the index of the suppression marker).
     detector_literals: usize,
     longest: usize,
@@ -245,10 +255,15 @@ impl Prefilter {
                 .map(|(i, l)| (Box::from(*l), i))
                 .collect(),
         );
+        let literals: Vec<Literal> = unique.iter().map(|l| Literal::new(l)).collect();
         Self {
             vector,
             index,
-            literals: unique.iter().map(|l| Literal::new(l)).collect(),
+            rarest: literals
+                .iter()
+                .map(|l| l.hashes.first().copied().unwrap_or(NO_SEQUENCE))
+                .collect(),
+            literals,
             detector_literals,
             longest: unique.iter().map(|l| l.len()).max().unwrap_or(0),
             users,
@@ -376,6 +391,13 @@ impl Prefilter {
             let mut k = 0;
             while k < missing.len() {
                 let lit = missing[k];
+                // Most absent literals fail at their rarest sequence, checked without loading
+                // the literal.
+                let rarest = self.rarest[lit];
+                if rarest != NO_SEQUENCE && stamps[usize::from(rarest) & HASH_MASK] != stamp {
+                    k += 1;
+                    continue;
+                }
                 let l = &self.literals[lit];
                 if l.hashes.iter().all(|&h| stamps[usize::from(h)] == stamp)
                     && let Some(pos) = l.finder.find(chunk)
