@@ -725,8 +725,27 @@ fn program_variables(text: &str, program: &str) -> Vec<(usize, usize)> {
         .min_by_key(|&c| rank(c))
         .expect("not empty");
     let b = text.as_bytes();
+    // Where the anchor is written once in the program, which holds a `-` between its letters:
+    // the anchor of the program written as it is (`gitlab-runner register`, the common case)
+    // is matched by that very text, which holds the `-`, so it is no variable's and is passed
+    // over at once.
+    let written = program.as_bytes();
+    let sep = |c: &u8| matches!(c, b'-' | b'_' | b'.');
+    let at_in_program = (written.contains(&b'-')
+        && !written.first().is_some_and(sep)
+        && !written.last().is_some_and(sep)
+        && written.iter().filter(|&&c| c == anchor).count() == 1
+        && w.iter().filter(|&&c| c == anchor).count() == 1)
+        .then(|| written.iter().position(|&c| c == anchor))
+        .flatten();
     let mut out = Vec::new();
     for p in memchr::memchr2_iter(anchor, anchor.to_ascii_uppercase(), b) {
+        if let Some(i) = at_in_program
+            && p >= i
+            && b[p - i..].starts_with(written)
+        {
+            continue;
+        }
         for k in (0..w.len()).filter(|&k| w[k] == anchor) {
             if let Some((ms, me)) = squashed_at(b, p, w, k) {
                 // A variable's name holds no `-` (the program itself, `gitlab-runner`, does).
