@@ -129,8 +129,30 @@ fn template_spans(b: &[u8]) -> Vec<(usize, usize)> {
     spans
 }
 
-/// Replace each template tag (`{{ … }}`, `{% … %}`, `{# … #}`, `<% … %>`, `%{ … }`) with `_` and spaces,
-/// so that templated YAML parses and every other byte keeps its offset. A line that holds only
+/// Does this template tag write text where it stands? A Go or Jinja expression (`{{ x }}`) and
+/// an ERB output tag (`<%= x %>`) do; statements (`{{- if x }}`, `{{ end }}`, `{% if %}`,
+/// `<% if %>`, `<%- end -%>`), comments (`{# #}`, `{{/* */}}`, `<%# %>`) and Terraform
+/// directives (`%{ if }`) do not.
+fn writes_text(tag: &[u8]) -> bool {
+    if let Some(inner) = tag.strip_prefix(b"{{") {
+        let inner = inner.strip_prefix(b"-").unwrap_or(inner).trim_ascii_start();
+        const STATEMENTS: [&[u8]; 8] = [
+            b"if", b"else", b"end", b"range", b"with", b"define", b"block", b"/*",
+        ];
+        return !STATEMENTS.iter().any(|k| {
+            inner.starts_with(k)
+                && (k == b"/*"
+                    || inner
+                        .get(k.len())
+                        .is_none_or(|c| !c.is_ascii_alphanumeric() && *c != b'_'))
+        });
+    }
+    tag.starts_with(b"<%=")
+}
+
+/// Replace each template tag (`{{ … }}`, `{% … %}`, `{# … #}`, `<% … %>`, `%{ … }`) with `_`
+/// where it writes text and with blanks where it does not ([`writes_text`]), so that templated
+/// YAML parses and every other byte keeps its offset. A line that holds only
 /// tags, blanks and a trailing comment (`{{- if .Values.x }}  # note`) becomes blank. Line
 /// breaks are kept.
 pub fn mask_templates(text: &str) -> String {
@@ -144,9 +166,12 @@ pub fn mask_templates(text: &str) -> String {
     let mut out = b.to_vec();
     let spans = template_spans(b);
     for &(s, e) in &spans {
-        for (k, byte) in out[s..e].iter_mut().enumerate() {
+        // What a tag writes stands for one word (`review-<%= app %>:` stays one key); a tag
+        // that writes nothing leaves blanks (`"<%= url %>"<% end %>` ends with the quote).
+        let fill = if writes_text(&b[s..e]) { b'_' } else { b' ' };
+        for byte in &mut out[s..e] {
             if *byte != b'\n' && *byte != b'\r' {
-                *byte = if k == 0 { b'_' } else { b' ' };
+                *byte = fill;
             }
         }
     }
@@ -561,6 +586,49 @@ mod tests {
         assert_eq!(keys(&d), ["a", "b", "b.c", "d", "e"]);
         assert_eq!(&t[d.keys[2].start..d.keys[2].end], "c");
         assert_eq!(&t[d.keys[4].start..d.keys[4].end], "e");
+    }
+
+    #[test]
+    fn tags_that_write_text_stand_for_a_word_and_the_others_for_blanks() {
+        for tag in [
+            "{{ .Values.x }}",
+            "{{- include \"x\" . }}",
+            "{{ end_date }}",
+            "<%= @x %>",
+        ] {
+            assert!(writes_text(tag.as_bytes()), "{tag}");
+        }
+        for tag in [
+            "{{- if .Values.x }}",
+            "{{ end }}",
+            "{{- else -}}",
+            "{{ range .x }}",
+            "{{/* note */}}",
+            "{{- /* note */ -}}",
+            "{% if x %}",
+            "{# note #}",
+            "<% if x %>",
+            "<%- end -%>",
+            "<%# note %>",
+            "%{ if x ~}",
+        ] {
+            assert!(!writes_text(tag.as_bytes()), "{tag}");
+        }
+    }
+
+    #[test]
+    fn an_erb_job_keeps_its_name_as_one_key() {
+        // A job named by an output tag, a control tag before a key and after a quoted value.
+        let t = "<% apps.each do |app| %>\nreview-<%= app.name %>:\n  variables:\n    <%- if app.public %>URL: \"https://<%= app.host %>\"<% end %>\n  trigger:\n    strategy: depend\n<% end %>\n";
+        let m = mask_templates(t);
+        assert_eq!(m.len(), t.len());
+        let d = parse(&m);
+        let strategy = d.keys.iter().find(|k| k.name == "strategy").unwrap();
+        let p = |s: &str| s.split('.').map(String::from).collect::<Vec<_>>();
+        assert!(path_matches(&p("*.trigger.strategy"), &d.path(strategy)));
+        assert_eq!(&t[strategy.start..strategy.end], "strategy");
+        let job = format!("review-{}:", "_".repeat("<%= app.name %>".len()));
+        assert!(m.contains(&job), "{m}");
     }
 
     #[test]
