@@ -107,11 +107,16 @@ fn field_position(text: &str, at: usize, end: usize) -> bool {
     let b = text.as_bytes();
     let before = if at > 0 { b[at - 1] } else { b' ' };
     let after = b.get(end).copied().unwrap_or(b' ');
-    // A quoted word that is the value of a key (`"state": "active"`) is no field.
+    // A quoted word that is the value of a key (`"state": "active"`), compared with
+    // (`status == "active"`) or one of a union of values (`'stale' | 'active'`) is no field.
     let value = at > 1 && {
         // Bytes: the quote before `at` may follow a multi-byte character.
         let lead = b[..at - 1].trim_ascii_end();
-        lead.ends_with(b":") || (lead.ends_with(b"=") && !lead.ends_with(b"=="))
+        let tail = b.get(end + 1..).unwrap_or_default().trim_ascii_start();
+        lead.ends_with(b":")
+            || lead.ends_with(b"=")
+            || (lead.ends_with(b"|") && !lead.ends_with(b"||"))
+            || (tail.starts_with(b"|") && !tail.starts_with(b"||"))
     };
     let quoted = matches!(before, b'"' | b'\'' | b'`') && before == after && !value;
     let attribute = before == b'.' || (before == b':' && at > 1 && b[at - 2] != b':');
@@ -198,6 +203,10 @@ mod tests {
             ("if active {", "active"),
             ("Foo::active", "active"),
             ("{\"state\": \"active\"}", "active"),
+            ("if runner[\"status\"] == \"active\":", "active"),
+            ("r.status !== 'active'", "active"),
+            ("status?: 'stale' | 'active' | 'paused';", "active"),
+            ("status?: 'active' | 'paused';", "active"),
         ] {
             let at = t.find(word).unwrap();
             assert!(!field_position(t, at, at + word.len()), "{t}");
