@@ -53,7 +53,7 @@ impl Sdk {
     /// Literals of which a file that imports the SDK holds one (for the scan's prefilter).
     pub fn import_literals(self) -> &'static [&'static str] {
         match self {
-            Sdk::PythonGitlab => &["import gitlab", "from gitlab"],
+            Sdk::PythonGitlab => &["import gitlab", "from gitlab", "gitlab.exceptions.Gitlab"],
             Sdk::GoGitlab => &["xanzy/go-gitlab", "gitlab-org/api/client-go"],
             Sdk::Gitbeaker => &["@gitbeaker/"],
             Sdk::RubyGitlab => &[
@@ -285,6 +285,9 @@ pub fn analyse(text: &str) -> SdkFile {
             || t == "import gitlab")
             || t.starts_with("from gitlab.")
             || t.starts_with("from gitlab import")
+            // The library's own exceptions (`except gitlab.exceptions.GitlabCreateError`): a
+            // module that catches them calls the library, whichever module imported it.
+            || t.contains("gitlab.exceptions.Gitlab")
         {
             push(&mut f.imports, Sdk::PythonGitlab);
         }
@@ -765,6 +768,8 @@ mod tests {
         let f = analyse("import gitlab.v4.objects\n");
         assert!(f.imports(Sdk::PythonGitlab));
         assert!(analyse("import gitlabber\n").imports.is_empty());
+        let f = analyse("try:\n    pass\nexcept gitlab.exceptions.GitlabGetError:\n    pass\n");
+        assert!(f.imports(Sdk::PythonGitlab));
         assert!(analyse("import { Gitlab } from '@gitbeaker/rest';\n").imports(Sdk::Gitbeaker));
     }
 
