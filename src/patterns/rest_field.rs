@@ -2,8 +2,10 @@
 //! file that calls one of the field's endpoints, and only where the word is used as a field: a
 //! key (`"active":`, `active:`, `'active' =>`), an attribute or jq path (`.active`), a query or
 //! keyword parameter (`active=`), a subscript (`["active"]`), a symbol (`:active`). A look-alike in
-//! a file that never calls those endpoints is not the platform's field. In a file that imports a
-//! client library, attributes and keyword arguments are left to the object-aware SDK kinds.
+//! a file that never calls those endpoints is not the platform's field, unless the field is
+//! compared with or given one of its `telling_values`, values only the platform's field takes
+//! (`merge_status == 'can_be_merged'`). In a file that imports a client library, attributes and
+//! keyword arguments are left to the object-aware SDK kinds.
 
 use serde::Serialize;
 
@@ -24,18 +26,24 @@ pub struct RestField {
     /// The field that replaces this one with the negated boolean (`active` → `paused`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replace_inverted: Option<String>,
+    /// Values only the platform's field takes: the field compared with or given one of them
+    /// counts in a file that shows none of its endpoints.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub telling_values: Vec<String>,
 }
 
 impl PatternKind for RestField {
     const NAME: &'static str = "rest_field";
     const REQUIRED: &'static [&'static str] = &["name", "endpoints"];
-    const OPTIONAL: &'static [&'static str] = &["values", "replace_with", "replace_inverted"];
-    const MATCHES: &'static str = "a request or response field where its endpoint is used";
+    const OPTIONAL: &'static [&'static str] =
+        &["values", "replace_with", "replace_inverted", "telling_values"];
+    const MATCHES: &'static str = "a request or response field where its endpoint is used, or where it is compared with or given one of its `telling_values`";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let values = f.values();
         let replace_with = f.opt_non_empty("replace_with");
         let replace_inverted = f.opt_non_empty("replace_inverted");
+        let telling_values = f.list("telling_values").and_then(|l| f.check.strings(&l, "value"));
         let name = f.text("name")?;
         let endpoints = f.list("endpoints")?;
         if endpoints.is_empty() {
@@ -61,6 +69,7 @@ impl PatternKind for RestField {
             values: values?,
             replace_with: replace_with?,
             replace_inverted: replace_inverted?,
+            telling_values: telling_values?,
         })
     }
 
@@ -68,12 +77,13 @@ impl PatternKind for RestField {
         self.name.clone()
     }
 
-    /// A file must also call one of the field's endpoints.
+    /// A file must also call one of the field's endpoints, or hold one of its telling values.
     fn context_anchors(&self) -> Vec<String> {
         let mut v: Vec<String> = self
             .endpoints
             .iter()
             .filter_map(|e| path_anchor(e).map(str::to_string))
+            .chain(self.telling_values.iter().cloned())
             .collect();
         v.sort();
         v.dedup();
@@ -98,7 +108,7 @@ impl PatternKind for RestField {
     }
 
     fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
-        detect(&self.name, &self.endpoints, &self.values, ctx)
+        detect(self, ctx)
     }
 }
 
@@ -133,11 +143,39 @@ fn value_matches(written: &str, values: &[String]) -> bool {
     })
 }
 
-fn detect(name: &str, endpoints: &[String], values: &[String], ctx: &FileCtx) -> Vec<Hit> {
-    let uses_endpoint = endpoints
+/// One of `values` quoted after the field that ends at `end`, on its line (`== "paused"`,
+/// `: 'active'`).
+fn quoted_on_line(text: &str, end: usize, values: &[String]) -> bool {
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    let line = &text[end..line_end];
+    values
+        .iter()
+        .any(|v| line.contains(&format!("\"{v}\"")) || line.contains(&format!("'{v}'")))
+}
+
+/// Is `at` inside a string that opens on its line (an odd number of unescaped `"` before it:
+/// `t.Errorf("MergeRequest.merge_status is %v", …)` is prose, not the field)?
+fn in_string_on_its_line(text: &str, at: usize) -> bool {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let b = text[line_start..at].as_bytes();
+    let quotes = (0..b.len())
+        .filter(|&i| b[i] == b'"' && (i == 0 || b[i - 1] != b'\\'))
+        .count();
+    quotes % 2 == 1
+}
+
+/// Is one of `values` written right after the field that ends at `end`?
+fn value_written(text: &str, end: usize, values: &[String]) -> bool {
+    rest::value_after(text, end, true).is_some_and(|v| value_matches(&v, values))
+}
+
+fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
+    let (name, values) = (&field.name, &field.values);
+    let uses_endpoint = field
+        .endpoints
         .iter()
         .any(|e| !ctx.rest_calls(e, RestApi::V4, false).is_empty());
-    if !uses_endpoint {
+    if !uses_endpoint && field.telling_values.is_empty() {
         return Vec::new();
     }
     let text = ctx.src.text;
@@ -156,19 +194,19 @@ fn detect(name: &str, endpoints: &[String], values: &[String], ctx: &FileCtx) ->
         if (attribute || keyword) && !ctx.sdk().imports.is_empty() {
             continue;
         }
-        if !values.is_empty() {
-            let hit = rest::value_after(text, end, true).is_some_and(|v| value_matches(&v, values))
-                || (!values.contains(&"null".to_string()) && {
-                    // `status == "paused"` on the same line.
-                    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
-                    let line = &text[end..line_end];
-                    values.iter().any(|v| {
-                        line.contains(&format!("\"{v}\"")) || line.contains(&format!("'{v}'"))
-                    })
-                });
-            if !hit {
-                continue;
-            }
+        let telling = &field.telling_values;
+        if !uses_endpoint
+            && (!(value_written(text, end, telling) || quoted_on_line(text, end, telling))
+                || in_string_on_its_line(text, at))
+        {
+            continue;
+        }
+        if !values.is_empty()
+            && !(value_written(text, end, values)
+                // `status == "paused"` on the same line.
+                || (!values.contains(&"null".to_string()) && quoted_on_line(text, end, values)))
+        {
+            continue;
         }
         let shown = if values.is_empty() {
             name.to_string()
@@ -211,6 +249,16 @@ mod tests {
             let at = t.find(word).unwrap();
             assert!(!field_position(t, at, at + word.len()), "{t}");
         }
+    }
+
+    #[test]
+    fn prose_in_a_string_is_not_the_field() {
+        let t = "t.Errorf(\"MergeRequest.merge_status is %v\", x)";
+        assert!(in_string_on_its_line(t, t.find("merge_status").unwrap()));
+        let t = "mr.merge_status == \"can_be_merged\" && f(\"a\\\"b\")";
+        assert!(!in_string_on_its_line(t, t.find("merge_status").unwrap()));
+        let t = "log(\"x\"); ok = mr.merge_status == 'can_be_merged'";
+        assert!(!in_string_on_its_line(t, t.find("merge_status").unwrap()));
     }
 
     #[test]
