@@ -154,10 +154,18 @@ fn quoted_on_line(text: &str, end: usize, values: &[String]) -> bool {
 }
 
 /// Is `at` inside a string that opens on its line (an odd number of unescaped `"` before it:
-/// `t.Errorf("MergeRequest.merge_status is %v", …)` is prose, not the field)?
+/// `t.Errorf("MergeRequest.merge_status is %v", …)` is prose, not the field)? Code inside a
+/// string (`"#{mr.merge_status}"`, an ERB tag in an HTML attribute) counts from where it opens.
 fn in_string_on_its_line(text: &str, at: usize) -> bool {
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let b = text[line_start..at].as_bytes();
+    let mut start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    if let Some(code) = ["<%", "{{", "${", "#{"]
+        .iter()
+        .filter_map(|open| text[start..at].rfind(open))
+        .max()
+    {
+        start += code;
+    }
+    let b = &text.as_bytes()[start..at];
     let quotes = (0..b.len())
         .filter(|&i| b[i] == b'"' && (i == 0 || b[i - 1] != b'\\'))
         .count();
@@ -195,18 +203,16 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
             continue;
         }
         let telling = &field.telling_values;
-        if !uses_endpoint
-            && (!(value_written(text, end, telling) || quoted_on_line(text, end, telling))
-                || in_string_on_its_line(text, at))
-        {
+        let told = value_written(text, end, telling) || quoted_on_line(text, end, telling);
+        if !uses_endpoint && (!told || in_string_on_its_line(text, at)) {
             continue;
         }
-        if !values.is_empty()
-            && !(value_written(text, end, values)
-                // `status == "paused"` on the same line.
-                || (!values.contains(&"null".to_string()) && quoted_on_line(text, end, values)))
-        {
-            continue;
+        if !values.is_empty() {
+            // `status == "paused"` on the same line.
+            let quoted = !values.contains(&"null".to_string()) && quoted_on_line(text, end, values);
+            if !quoted && !value_written(text, end, values) {
+                continue;
+            }
         }
         let shown = if values.is_empty() {
             name.to_string()
@@ -258,6 +264,10 @@ mod tests {
         let t = "mr.merge_status == \"can_be_merged\" && f(\"a\\\"b\")";
         assert!(!in_string_on_its_line(t, t.find("merge_status").unwrap()));
         let t = "log(\"x\"); ok = mr.merge_status == 'can_be_merged'";
+        assert!(!in_string_on_its_line(t, t.find("merge_status").unwrap()));
+        let t = "<span class=\"fa-<%= mr.merge_status == 'can_be_merged' ? 'a' : 'b' %>\">";
+        assert!(!in_string_on_its_line(t, t.find("merge_status").unwrap()));
+        let t = "puts \"ready: #{mr.merge_status == 'can_be_merged'}\"";
         assert!(!in_string_on_its_line(t, t.find("merge_status").unwrap()));
     }
 
