@@ -540,6 +540,9 @@ fn method_forms() -> &'static [(Method, Vec<String>)] {
                     format!("\"method\": \"{name}\""),
                     format!("(\"{name}\""),
                     format!("('{name}'"),
+                    // A Ruby symbol: WebMock's `stub_request(:post, url)`, Faraday's
+                    // `run_request(:delete, …)`.
+                    format!("(:{name},"),
                 ];
                 let mut forms = forms.to_vec();
                 if m == Method::Delete {
