@@ -13,7 +13,7 @@ use super::check::Fields;
 use super::rest_endpoint::makes_requests;
 use super::{Hit, PatternKind, path_anchor, with_values};
 use crate::syntax::rest::{self, RestApi};
-use crate::syntax::{FileCtx, FileKind, WordBytes};
+use crate::syntax::{FileCtx, FileKind, WordBytes, line_start};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RestField {
@@ -157,7 +157,7 @@ fn quoted_on_line(text: &str, end: usize, values: &[String]) -> bool {
 /// `t.Errorf("MergeRequest.merge_status is %v", …)` is prose, not the field)? Code inside a
 /// string (`"#{mr.merge_status}"`, an ERB tag in an HTML attribute) counts from where it opens.
 fn in_string_on_its_line(text: &str, at: usize) -> bool {
-    let mut start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let mut start = line_start(text.as_bytes(), at);
     if let Some(code) = ["<%", "{{", "${", "#{"]
         .iter()
         .filter_map(|open| text[start..at].rfind(open))
@@ -202,14 +202,16 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
         if (attribute || keyword) && !ctx.sdk().imports.is_empty() {
             continue;
         }
-        let telling = &field.telling_values;
-        let told = value_written(text, end, telling) || quoted_on_line(text, end, telling);
-        if !uses_endpoint && (!told || in_string_on_its_line(text, at)) {
-            continue;
+        if !uses_endpoint {
+            let telling = &field.telling_values;
+            let told = value_written(text, end, telling) || quoted_on_line(text, end, telling);
+            if !told || in_string_on_its_line(text, at) {
+                continue;
+            }
         }
         if !values.is_empty() {
             // `status == "paused"` on the same line.
-            let quoted = !values.contains(&"null".to_string()) && quoted_on_line(text, end, values);
+            let quoted = !values.iter().any(|v| v == "null") && quoted_on_line(text, end, values);
             if !quoted && !value_written(text, end, values) {
                 continue;
             }

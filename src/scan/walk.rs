@@ -242,9 +242,10 @@ fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
 /// directory is opened by its name alone: the walker hands a directory's files to one thread
 /// one after another, and the kernel then looks up one name instead of every component of the
 /// path (measured on the benchmark corpus, whose files are eight components deep: 1–2 % of a
-/// scan's wall time, system time 0.5–10 % less in four runs of A/B alternation). Files are opened with `O_NOATIME` too, which spares the kernel the
-/// access-time check of each read, unless the kernel refuses it (a file the user does not own):
-/// then, for the rest of the walk, without. Elsewhere than on Linux, files are opened by their
+/// scan's wall time, system time 0.5–10 % less in four runs of A/B alternation). Files are
+/// opened with `O_NOATIME` too, which spares the kernel the access-time check of each read,
+/// unless the kernel refuses it (a file the user does not own): then, for the rest of the walk,
+/// without. Elsewhere than on Linux, files are opened by their
 /// paths.
 #[derive(Default)]
 struct Directory {

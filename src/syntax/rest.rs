@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::{FileCtx, FileKind, is_ident_byte};
+use super::{FileCtx, FileKind, is_ident_byte, line_start};
 
 /// Which REST surface a path belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -319,8 +319,7 @@ pub fn path_matches(template: &str, path: &str, prefix: bool) -> bool {
 /// or Go's `t.Run(…)` on the line (`it('should request GET /geo_nodes', …)`). The call the test
 /// makes, if any, is on its own line.
 fn in_test_name(text: &str, at: usize) -> bool {
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    let before = &text[line_start..at];
+    let before = &text[line_start(text.as_bytes(), at)..at];
     let Some(quote) = before.rfind(['"', '\'', '`']) else {
         return false;
     };

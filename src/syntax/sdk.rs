@@ -278,6 +278,11 @@ impl SdkFile {
 /// Read a file's SDK imports and object bindings.
 pub fn analyse(text: &str) -> SdkFile {
     let mut f = SdkFile::default();
+    // The library's own exceptions (`except gitlab.exceptions.GitlabCreateError`): a module that
+    // catches them calls the library, whichever module imported it.
+    if memchr::memmem::find(text.as_bytes(), b"gitlab.exceptions.Gitlab").is_some() {
+        push(&mut f.imports, Sdk::PythonGitlab);
+    }
     for line in text.lines() {
         let t = line.trim_start();
         if (t.starts_with("import gitlab")
@@ -285,9 +290,6 @@ pub fn analyse(text: &str) -> SdkFile {
             || t == "import gitlab")
             || t.starts_with("from gitlab.")
             || t.starts_with("from gitlab import")
-            // The library's own exceptions (`except gitlab.exceptions.GitlabCreateError`): a
-            // module that catches them calls the library, whichever module imported it.
-            || t.contains("gitlab.exceptions.Gitlab")
         {
             push(&mut f.imports, Sdk::PythonGitlab);
         }
