@@ -333,7 +333,8 @@ impl Directory {
 /// read without the `fstat` (about a microsecond of system time per file).
 const READ_BEFORE_STAT: u64 = 1024 * 1024;
 
-/// Read a regular file of at most `max` bytes into `buffer`: one open and the reads. A file
+/// Read a regular file of at most `max` bytes into `buffer`: one open and, for a file under
+/// [`READ_BEFORE_STAT`] bytes, one read ([`read_up_to`]). A file
 /// that holds more than [`READ_BEFORE_STAT`] bytes is then checked (`fstat`) for its type and
 /// size before the rest is read, so a huge file is refused after its first MiB, not read. (The
 /// walker refused what is not a regular file from its directory entry. Should a FIFO have taken
@@ -353,13 +354,10 @@ fn read_file(
             format!("cannot read: {e}")
         }
     };
-    let mut file = dir.open(path).map_err(failed)?;
+    let file = dir.open(path).map_err(failed)?;
     buffer.clear();
     let first = READ_BEFORE_STAT.min(max + 1);
-    (&mut file)
-        .take(first)
-        .read_to_end(buffer)
-        .map_err(failed)?;
+    read_up_to(&file, buffer, first as usize).map_err(failed)?;
     if (buffer.len() as u64) < first {
         return Ok(());
     }
@@ -389,6 +387,40 @@ fn read_file(
     match buffer.len() as u64 {
         len if len > max => Err(too_big(len)),
         _ => Ok(()),
+    }
+}
+
+/// Read up to `want` bytes of `file` onto the end of `buffer`: what it holds if that is less.
+///
+/// On Unix, one `read` of the whole `want`: a regular file's `read` returns fewer bytes than
+/// asked for only at the file's end, so a short read ends the file without the read that would
+/// return nothing (a `read` a file: 17,000 of the corpus's 34,000). Elsewhere, the standard
+/// library's reads to the end.
+fn read_up_to(file: &std::fs::File, buffer: &mut Vec<u8>, want: usize) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        buffer.reserve(want);
+        loop {
+            let spare = &mut buffer.spare_capacity_mut()[..want];
+            // SAFETY: `spare` is `want` writable bytes of the buffer's capacity; the kernel
+            // writes at most that many, and says how many it wrote.
+            let n = unsafe { libc::read(file.as_raw_fd(), spare.as_mut_ptr().cast(), want) };
+            let Ok(n) = usize::try_from(n) else {
+                let e = std::io::Error::last_os_error();
+                if e.kind() == std::io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(e);
+            };
+            // SAFETY: the first `n` bytes of the spare capacity were just written.
+            unsafe { buffer.set_len(buffer.len() + n.min(want)) };
+            return Ok(());
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        file.take(want as u64).read_to_end(buffer).map(|_| ())
     }
 }
 
@@ -589,6 +621,18 @@ mod tests {
             "file is 3 MiB, over the 1 MiB limit: not read"
         );
         assert_eq!(read(&small, 17).unwrap().len(), 17);
+        // Around the size of the first read, which ends a file when it returns less: an
+        // empty file, and files one byte under, at and over it.
+        for len in [
+            0,
+            READ_BEFORE_STAT as usize - 1,
+            READ_BEFORE_STAT as usize,
+            READ_BEFORE_STAT as usize + 1,
+        ] {
+            let path = dir.path().join(format!("edge-{len}.py"));
+            std::fs::write(&path, &text[..len]).unwrap();
+            assert_eq!(read(&path, 8 << 20).unwrap(), &text[..len], "{len} bytes");
+        }
         let missing = dir.path().join("missing.sh");
         assert!(
             read(&missing, 1 << 20)
