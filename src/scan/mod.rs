@@ -2,6 +2,8 @@
 //! detectors of the patterns it may hold, and hand their hits to the sink, which turns them into
 //! findings for a target version. It produces findings and knows nothing of output formats.
 
+#[cfg(target_os = "linux")]
+mod directory_walk;
 mod endpoint_contract;
 pub mod finding;
 mod includes;
