@@ -923,6 +923,7 @@ mod tests {
             ) {
                 // Absolute, relative, or relative with a leading `./`.
                 let base = if relative > 0 {
+                    std::fs::create_dir_all("target").unwrap();
                     tempfile::Builder::new().tempdir_in("target").unwrap()
                 } else {
                     tempfile::tempdir().unwrap()
