@@ -34,6 +34,9 @@
 //! literal's sequences are checked from the rarest-looking, so that the check of an absent
 //! literal mostly stops at its first sequence.
 
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
 use memchr::memmem::Finder;
 
 use crate::syntax::classify::KindSet;
@@ -74,9 +77,12 @@ fn vector_instructions() -> bool {
     }
 }
 
-/// One literal: its searcher and the distinct hashes of its four-byte sequences.
+/// One literal: its text, its searcher (made when the literal is first searched for: a scan of
+/// a few files searches for few of them, and making all of them is a quarter of the start-up's
+/// prefilter) and the distinct hashes of its four-byte sequences.
 struct Literal {
-    finder: Finder<'static>,
+    text: Box<[u8]>,
+    finder: OnceLock<Finder<'static>>,
     hashes: Vec<u16>,
 }
 
@@ -211,27 +217,33 @@ impl Prefilter {
     /// [`Self::new`], stamping with vector instructions or not.
     fn stamping(needs: &[Needs], vector: bool) -> Self {
         // Every distinct literal once, then the suppression marker and the region markers.
-        fn index_of<'a>(unique: &mut Vec<&'a str>, lit: &'a str) -> usize {
-            unique.iter().position(|u| *u == lit).unwrap_or_else(|| {
-                unique.push(lit);
-                unique.len() - 1
-            })
-        }
-        fn indices<'a>(unique: &mut Vec<&'a str>, lits: &'a [String]) -> Vec<usize> {
-            lits.iter().map(|l| index_of(unique, l)).collect()
+        fn indices<'a>(
+            unique: &mut Vec<&'a str>,
+            seen: &mut HashMap<&'a str, usize>,
+            lits: &'a [String],
+        ) -> Vec<usize> {
+            lits.iter()
+                .map(|l| {
+                    *seen.entry(l.as_str()).or_insert_with(|| {
+                        unique.push(l);
+                        unique.len() - 1
+                    })
+                })
+                .collect()
         }
         let mut unique: Vec<&str> = Vec::new();
+        let mut seen: HashMap<&str, usize> = HashMap::new();
         let primary: Vec<Vec<usize>> = needs
             .iter()
-            .map(|n| indices(&mut unique, &n.anchors))
+            .map(|n| indices(&mut unique, &mut seen, &n.anchors))
             .collect();
         let context: Vec<Vec<usize>> = needs
             .iter()
-            .map(|n| indices(&mut unique, &n.context))
+            .map(|n| indices(&mut unique, &mut seen, &n.context))
             .collect();
         let searched: Vec<Vec<usize>> = needs
             .iter()
-            .map(|n| indices(&mut unique, &n.searched))
+            .map(|n| indices(&mut unique, &mut seen, &n.searched))
             .collect();
         let detector_literals = unique.len();
         unique.push(SUPPRESSION_MARKER);
@@ -400,7 +412,7 @@ impl Prefilter {
                 }
                 let l = &self.literals[lit];
                 if l.hashes.iter().all(|&h| stamps[usize::from(h)] == stamp)
-                    && let Some(pos) = l.finder.find(chunk)
+                    && let Some(pos) = l.finder().find(chunk)
                 {
                     first[lit] = at + pos;
                     missing.swap_remove(k);
@@ -462,9 +474,15 @@ impl Literal {
             }
         }
         Self {
-            finder: Finder::new(b).into_owned(),
+            text: b.into(),
+            finder: OnceLock::new(),
             hashes,
         }
+    }
+
+    fn finder(&self) -> &Finder<'static> {
+        self.finder
+            .get_or_init(|| Finder::new(&self.text).into_owned())
     }
 }
 
