@@ -45,7 +45,7 @@ impl PatternKind for SdkCall {
     const REQUIRED: &'static [&'static str] = &["sdk", "call"];
     const OPTIONAL: &'static [&'static str] = &["args", "unless_receiver", "on", "values"];
     const MATCHES: &'static str =
-        "a client library's manager, service, method or option type (or its arguments) in a file that imports the library; not on an object named in `unless_receiver` (`user`, or a compound name whose last word it is: `current_user`, `currentUser`)";
+        "a client library's manager, service, method or option type (or its arguments) in a file that imports the library; not on an object named in `unless_receiver` (`user`, or a compound name whose last word it is: `current_user`, `currentUser`); python-gitlab's `_create_attrs`/`_update_attrs` of the manager declare the arguments of its create/update too";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let args = f.list("args");
@@ -82,6 +82,12 @@ impl PatternKind for SdkCall {
 
     fn anchor(&self) -> String {
         self.call.clone()
+    }
+
+    fn anchors(&self) -> Vec<String> {
+        let mut v = vec![self.anchor()];
+        v.extend(self.declared_attributes().map(String::from));
+        v
     }
 
     fn context_anchors(&self) -> Vec<String> {
@@ -151,8 +157,23 @@ impl PatternKind for SdkCall {
             let Some(close) = matching(text, open) else {
                 continue;
             };
-            for arg in &self.args {
-                for k in word_offsets(&text[open..close], arg, WordBytes::Ident) {
+            self.argument_keys(ctx, open, close, &mut out);
+        }
+        if let Some(attributes) = self.declared_attributes() {
+            self.declarations(ctx, attributes, &mut out);
+        }
+        out.sort_by_key(|h| h.start);
+        out
+    }
+}
+
+impl SdkCall {
+    /// The arguments (`args`) that are keys of the call's dict or options between `open` and
+    /// `close`.
+    fn argument_keys(&self, ctx: &FileCtx, open: usize, close: usize, out: &mut Vec<Hit>) {
+        let text = ctx.src.text;
+        for arg in &self.args {
+            for k in word_offsets(&text[open..close], arg, WordBytes::Ident) {
                     let a = open + k;
                     let e = a + arg.len();
                     if !is_argument_key(text, a, e) || ctx.src.in_comment(a) {
@@ -163,13 +184,118 @@ impl PatternKind for SdkCall {
                     {
                         continue;
                     }
-                    out.push(Hit::new(a, e, format!("{} {arg}", self.call)));
+                out.push(Hit::new(a, e, format!("{} {arg}", self.call)));
+            }
+        }
+    }
+
+    /// python-gitlab declares what a manager's `create` and `update` send
+    /// (`_create_attrs = RequiredOptional(required=("token",), optional=("active", …))` under
+    /// `_path = "/runners"`; before 2.x a tuple of the required and the optional ones): the class attribute that declares this call's arguments, for a
+    /// python-gitlab `MANAGER.create` or `MANAGER.update` with `args` and no `values`.
+    fn declared_attributes(&self) -> Option<&'static str> {
+        if self.sdk != Sdk::PythonGitlab || self.args.is_empty() || !self.values.is_empty() {
+            return None;
+        }
+        match self.call.split_once('.')?.1 {
+            "create" => Some("_create_attrs"),
+            "update" => Some("_update_attrs"),
+            _ => None,
+        }
+    }
+
+    /// The `args` written as strings in the `attributes` declaration of a manager class whose
+    /// `_path` is this call's manager (`/runners` for `runners.create`; a nested path such as
+    /// `/projects/{project_id}/runners` counts unless its parent is named in `unless_receiver`).
+    fn declarations(&self, ctx: &FileCtx, attributes: &str, out: &mut Vec<Hit>) {
+        let text = ctx.src.text;
+        let Some((manager, _)) = self.call.split_once('.') else {
+            return;
+        };
+        for at in ctx.word_offsets("_path", WordBytes::Ident) {
+            if ctx.src.in_comment(at) {
+                continue;
+            }
+            let Some(path) = assigned_string(text, at + "_path".len()) else {
+                continue;
+            };
+            if !self.manages(path, manager) {
+                continue;
+            }
+            // The class body: up to the next line that starts a top-level statement.
+            let body_end = text[at..]
+                .match_indices('\n')
+                .map(|(i, _)| at + i + 1)
+                .find(|&line| {
+                    text[line..]
+                        .chars()
+                        .next()
+                        .is_some_and(|c| !c.is_whitespace() && c != '#' && c != ')')
+                })
+                .unwrap_or(text.len());
+            let body = &text[..body_end];
+            for k in word_offsets(&body[at..], attributes, WordBytes::Ident) {
+                let a = at + k;
+                let rest = body[a + attributes.len()..].trim_start_matches([' ', '\t']);
+                let Some(rest) = rest.strip_prefix('=') else {
+                    continue;
+                };
+                // `RequiredOptional(required=(…), optional=(…))`, or the tuple of the two
+                // tuples that older releases declared.
+                let rest = rest.trim_start_matches([' ', '\t']);
+                let value = rest.strip_prefix("RequiredOptional").unwrap_or(rest);
+                if !value.starts_with('(') {
+                    continue;
+                }
+                // `value` ends the body: its bracket is at the body's length less its own.
+                let open = body.len() - value.len();
+                let Some(close) = matching(text, open) else {
+                    continue;
+                };
+                for arg in &self.args {
+                    for q in ['"', '\''] {
+                        let quoted = format!("{q}{arg}{q}");
+                        for (i, _) in text[open..close].match_indices(&quoted) {
+                            let s = open + i + 1;
+                            if !ctx.src.in_comment(s) {
+                                out.push(Hit::new(s, s + arg.len(), format!("{} {arg}", self.call)));
+                            }
+                        }
+                    }
                 }
             }
         }
-        out.sort_by_key(|h| h.start);
-        out
     }
+
+    /// Is `path` (a python-gitlab manager's `_path`) the path of `manager`?
+    fn manages(&self, path: &str, manager: &str) -> bool {
+        let segments: Vec<&str> = path
+            .trim_start_matches('/')
+            .split('/')
+            .filter(|s| !s.starts_with('{'))
+            .collect();
+        match segments.as_slice() {
+            [last] => *last == manager,
+            [.., parent, last] => {
+                *last == manager
+                    && !self.unless_receiver.iter().any(|u| {
+                        u == parent || parent.strip_suffix('s').is_some_and(|p| p == u)
+                    })
+            }
+            [] => false,
+        }
+    }
+}
+
+/// The string assigned after a name ending at `end` (`_path = "/runners"`), if the value is a
+/// plain string literal.
+fn assigned_string(text: &str, end: usize) -> Option<&str> {
+    let rest = text[end..].trim_start_matches([' ', '\t']);
+    let rest = rest.strip_prefix('=')?.trim_start_matches([' ', '\t']);
+    let q = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let body = &rest[1..];
+    let value = &body[..body.find([q, '\n'])?];
+    body[value.len()..].starts_with(q).then_some(value)
 }
 
 /// The offset of the bracket that closes the one at `open` (`(` or `{`).
