@@ -9,6 +9,8 @@ use serde::Serialize;
 use super::check::Fields;
 use super::rest_endpoint::makes_requests;
 use super::{Hit, PatternKind, path_anchor};
+use crate::syntax::sdk::Sdk;
+use crate::syntax::sdk_declarations::{manager_declarations, path_segments};
 use crate::syntax::{Method, RestApi};
 use crate::syntax::{FileCtx, FileKind, is_ident_byte};
 
@@ -24,7 +26,7 @@ impl PatternKind for RestParam {
     const REQUIRED: &'static [&'static str] = &["name", "path", "method"];
     const OPTIONAL: &'static [&'static str] = &[];
     const MATCHES: &'static str =
-        "a parameter (`name=`, `\"name\":`) in the statement that calls the endpoint with the method";
+        "a parameter (`name=`, `\"name\":`) in the statement that calls the endpoint with the method; in python-gitlab's own code, the parameter declared in `_create_attrs` (POST) or `_update_attrs` (PUT) of the manager whose `_path` is the endpoint";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let name = f.text("name")?;
@@ -97,7 +99,39 @@ impl PatternKind for RestParam {
                 }
             }
         }
+        self.declared(ctx, &mut out);
         out
+    }
+}
+
+impl RestParam {
+    /// python-gitlab's own code sends the parameter where a manager class declares it: a POST
+    /// parameter of the manager's `_path` in its `_create_attrs`, a PUT parameter of
+    /// `_path/:id` in its `_update_attrs`.
+    fn declared(&self, ctx: &FileCtx, out: &mut Vec<Hit>) {
+        let attributes = match self.method {
+            Method::Post => "_create_attrs",
+            Method::Put => "_update_attrs",
+            _ => return,
+        };
+        if !ctx.sdk().imports(Sdk::PythonGitlab) {
+            return;
+        }
+        let endpoint = path_segments(&self.path);
+        for d in manager_declarations(ctx) {
+            let mut path = path_segments(d.path);
+            if self.method == Method::Put {
+                path.push(":id");
+            }
+            if d.attributes != attributes || path != endpoint {
+                continue;
+            }
+            for at in d.quoted(ctx, &self.name) {
+                if !out.iter().any(|h: &Hit| h.start == at) {
+                    out.push(Hit::new(at, at + self.name.len(), self.name.as_str()));
+                }
+            }
+        }
     }
 }
 

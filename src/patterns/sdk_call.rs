@@ -8,6 +8,7 @@ use serde::Serialize;
 use super::check::Fields;
 use super::{Hit, PatternKind};
 use crate::syntax::sdk::{self, Resource, Sdk};
+use crate::syntax::sdk_declarations::manager_declarations;
 use crate::syntax::{FileCtx, FileKind, word_offsets, WordBytes};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -154,7 +155,7 @@ impl PatternKind for SdkCall {
                 out.push(Hit::new(at, end, self.call.clone()));
                 continue;
             }
-            let Some(close) = matching(text, open) else {
+            let Some(close) = sdk::matching(text, open) else {
                 continue;
             };
             self.argument_keys(ctx, open, close, &mut out);
@@ -208,60 +209,16 @@ impl SdkCall {
     /// `_path` is this call's manager (`/runners` for `runners.create`; a nested path such as
     /// `/projects/{project_id}/runners` counts unless its parent is named in `unless_receiver`).
     fn declarations(&self, ctx: &FileCtx, attributes: &str, out: &mut Vec<Hit>) {
-        let text = ctx.src.text;
         let Some((manager, _)) = self.call.split_once('.') else {
             return;
         };
-        for at in ctx.word_offsets("_path", WordBytes::Ident) {
-            if ctx.src.in_comment(at) {
+        for d in manager_declarations(ctx) {
+            if d.attributes != attributes || !self.manages(d.path, manager) {
                 continue;
             }
-            let Some(path) = assigned_string(text, at + "_path".len()) else {
-                continue;
-            };
-            if !self.manages(path, manager) {
-                continue;
-            }
-            // The class body: up to the next line that starts a top-level statement.
-            let body_end = text[at..]
-                .match_indices('\n')
-                .map(|(i, _)| at + i + 1)
-                .find(|&line| {
-                    text[line..]
-                        .chars()
-                        .next()
-                        .is_some_and(|c| !c.is_whitespace() && c != '#' && c != ')')
-                })
-                .unwrap_or(text.len());
-            let body = &text[..body_end];
-            for k in word_offsets(&body[at..], attributes, WordBytes::Ident) {
-                let a = at + k;
-                let rest = body[a + attributes.len()..].trim_start_matches([' ', '\t']);
-                let Some(rest) = rest.strip_prefix('=') else {
-                    continue;
-                };
-                // `RequiredOptional(required=(…), optional=(…))`, or the tuple of the two
-                // tuples that older releases declared.
-                let rest = rest.trim_start_matches([' ', '\t']);
-                let value = rest.strip_prefix("RequiredOptional").unwrap_or(rest);
-                if !value.starts_with('(') {
-                    continue;
-                }
-                // `value` ends the body: its bracket is at the body's length less its own.
-                let open = body.len() - value.len();
-                let Some(close) = matching(text, open) else {
-                    continue;
-                };
-                for arg in &self.args {
-                    for q in ['"', '\''] {
-                        let quoted = format!("{q}{arg}{q}");
-                        for (i, _) in text[open..close].match_indices(&quoted) {
-                            let s = open + i + 1;
-                            if !ctx.src.in_comment(s) {
-                                out.push(Hit::new(s, s + arg.len(), format!("{} {arg}", self.call)));
-                            }
-                        }
-                    }
+            for arg in &self.args {
+                for at in d.quoted(ctx, arg) {
+                    out.push(Hit::new(at, at + arg.len(), format!("{} {arg}", self.call)));
                 }
             }
         }
@@ -285,39 +242,6 @@ impl SdkCall {
             [] => false,
         }
     }
-}
-
-/// The string assigned after a name ending at `end` (`_path = "/runners"`), if the value is a
-/// plain string literal.
-fn assigned_string(text: &str, end: usize) -> Option<&str> {
-    let rest = text[end..].trim_start_matches([' ', '\t']);
-    let rest = rest.strip_prefix('=')?.trim_start_matches([' ', '\t']);
-    let q = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
-    let body = &rest[1..];
-    let value = &body[..body.find([q, '\n'])?];
-    body[value.len()..].starts_with(q).then_some(value)
-}
-
-/// The offset of the bracket that closes the one at `open` (`(` or `{`).
-fn matching(text: &str, open: usize) -> Option<usize> {
-    let b = text.as_bytes();
-    let (o, c) = match b.get(open)? {
-        b'(' => (b'(', b')'),
-        b'{' => (b'{', b'}'),
-        _ => return None,
-    };
-    let mut depth = 0usize;
-    for (i, &x) in b.iter().enumerate().skip(open).take(8000) {
-        if x == o {
-            depth += 1;
-        } else if x == c {
-            depth -= 1;
-            if depth == 0 {
-                return Some(i);
-            }
-        }
-    }
-    None
 }
 
 /// The string value of an argument whose key ends at `end`, lowercased: `: "paused"`,
@@ -398,7 +322,7 @@ mod tests {
             let at = t.find(w).unwrap();
             assert!(!is_argument_key(t, at, at + w.len()), "{t}");
         }
-        assert_eq!(matching("f(a(b), c)", 1), Some(9));
+        assert_eq!(sdk::matching("f(a(b), c)", 1), Some(9));
         for (t, v) in [
             ("scope='paused')", "paused"),
             ("Status: gitlab.String(\"active\"),", "active"),

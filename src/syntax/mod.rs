@@ -13,6 +13,7 @@ pub mod graphql_docs;
 pub mod graphql_types;
 pub mod rest;
 pub mod sdk;
+pub mod sdk_declarations;
 pub mod source;
 mod words;
 pub mod yaml;

@@ -758,6 +758,28 @@ pub fn own_keys(text: &str, open: usize, close: usize) -> Vec<&str> {
     keys
 }
 
+/// The offset of the bracket that closes the one at `open` (`(` or `{`).
+pub fn matching(text: &str, open: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let (o, c) = match b.get(open)? {
+        b'(' => (b'(', b')'),
+        b'{' => (b'{', b'}'),
+        _ => return None,
+    };
+    let mut depth = 0usize;
+    for (i, &x) in b.iter().enumerate().skip(open).take(8000) {
+        if x == o {
+            depth += 1;
+        } else if x == c {
+            depth -= 1;
+            if depth == 0 {
+                return Some(i);
+            }
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
