@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::check::Fields;
 use super::{Hit, PatternKind};
 use crate::syntax::sdk::{self, Resource, Sdk};
-use crate::syntax::sdk_declarations::manager_declarations;
+use crate::syntax::sdk_declarations::{manager_declarations, path_segments};
 use crate::syntax::{FileCtx, FileKind, word_offsets, WordBytes};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -224,12 +224,13 @@ impl SdkCall {
         }
     }
 
-    /// Is `path` (a python-gitlab manager's `_path`) the path of `manager`?
+    /// Is `path` (a python-gitlab manager's `_path`) the path of `manager`? Placeholders
+    /// (`{project_id}`, `%(project_id)s`) are passed over: the parent is the literal segment
+    /// before the manager's.
     fn manages(&self, path: &str, manager: &str) -> bool {
-        let segments: Vec<&str> = path
-            .trim_start_matches('/')
-            .split('/')
-            .filter(|s| !s.starts_with('{'))
+        let segments: Vec<&str> = path_segments(path)
+            .into_iter()
+            .filter(|s| *s != ":id")
             .collect();
         match segments.as_slice() {
             [last] => *last == manager,
