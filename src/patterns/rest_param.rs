@@ -10,7 +10,7 @@ use super::check::Fields;
 use super::rest_endpoint::makes_requests;
 use super::{Hit, PatternKind, path_anchor};
 use crate::syntax::sdk::Sdk;
-use crate::syntax::sdk_declarations::{manager_declarations, path_segments};
+use crate::syntax::sdk_declarations::path_segments;
 use crate::syntax::{Method, RestApi};
 use crate::syntax::{FileCtx, FileKind, is_ident_byte};
 
@@ -118,7 +118,7 @@ impl RestParam {
             return;
         }
         let endpoint = path_segments(&self.path);
-        for d in manager_declarations(ctx) {
+        for d in ctx.manager_declarations() {
             let mut path = path_segments(d.path);
             if self.method == Method::Put {
                 path.push(":id");

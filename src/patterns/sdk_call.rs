@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::check::Fields;
 use super::{Hit, PatternKind};
 use crate::syntax::sdk::{self, Resource, Sdk};
-use crate::syntax::sdk_declarations::{manager_declarations, path_segments};
+use crate::syntax::sdk_declarations::path_segments;
 use crate::syntax::{FileCtx, FileKind, word_offsets, WordBytes};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -175,16 +175,16 @@ impl SdkCall {
         let text = ctx.src.text;
         for arg in &self.args {
             for k in word_offsets(&text[open..close], arg, WordBytes::Ident) {
-                    let a = open + k;
-                    let e = a + arg.len();
-                    if !is_argument_key(text, a, e) || ctx.src.in_comment(a) {
-                        continue;
-                    }
-                    if !self.values.is_empty()
-                        && !argument_value(text, e).is_some_and(|v| self.values.contains(&v))
-                    {
-                        continue;
-                    }
+                let a = open + k;
+                let e = a + arg.len();
+                if !is_argument_key(text, a, e) || ctx.src.in_comment(a) {
+                    continue;
+                }
+                if !self.values.is_empty()
+                    && !argument_value(text, e).is_some_and(|v| self.values.contains(&v))
+                {
+                    continue;
+                }
                 out.push(Hit::new(a, e, format!("{} {arg}", self.call)));
             }
         }
@@ -192,8 +192,9 @@ impl SdkCall {
 
     /// python-gitlab declares what a manager's `create` and `update` send
     /// (`_create_attrs = RequiredOptional(required=("token",), optional=("active", …))` under
-    /// `_path = "/runners"`; before 2.x a tuple of the required and the optional ones): the class attribute that declares this call's arguments, for a
-    /// python-gitlab `MANAGER.create` or `MANAGER.update` with `args` and no `values`.
+    /// `_path = "/runners"`; before 2.x a tuple of the required and the optional ones): the
+    /// class attribute that declares this call's arguments, for a python-gitlab
+    /// `MANAGER.create` or `MANAGER.update` with `args` and no `values`.
     fn declared_attributes(&self) -> Option<&'static str> {
         if self.sdk != Sdk::PythonGitlab || self.args.is_empty() || !self.values.is_empty() {
             return None;
@@ -212,7 +213,7 @@ impl SdkCall {
         let Some((manager, _)) = self.call.split_once('.') else {
             return;
         };
-        for d in manager_declarations(ctx) {
+        for d in ctx.manager_declarations() {
             if d.attributes != attributes || !self.manages(d.path, manager) {
                 continue;
             }

@@ -10,6 +10,7 @@ use super::cmdline;
 use super::graphql_docs;
 use super::rest::{self, RestApi};
 use super::sdk::{self, SdkFile};
+use super::sdk_declarations;
 use super::source::Source;
 use super::words::WordBytes;
 use super::yaml::{self, Doc};
@@ -118,6 +119,8 @@ pub struct FileCtx<'s, 'a> {
     graphql: OnceCell<Vec<graphql_docs::Doc>>,
     graphql_types: OnceCell<Vec<super::graphql_types::TypeField>>,
     sdk: OnceCell<SdkFile>,
+    /// python-gitlab's manager declarations (`_create_attrs`, `_update_attrs`), read once.
+    manager_declarations: OnceCell<Vec<sdk_declarations::ManagerDeclaration<'a>>>,
     json_objects: OnceCell<Vec<(usize, usize)>>,
     rest_api_base: OnceCell<bool>,
     /// Parsed command lines, by (program, subcommand).
@@ -173,6 +176,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             graphql: OnceCell::new(),
             graphql_types: OnceCell::new(),
             sdk: OnceCell::new(),
+            manager_declarations: OnceCell::new(),
             json_objects: OnceCell::new(),
             rest_api_base: OnceCell::new(),
             commands: Memo::default(),
@@ -377,6 +381,13 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     /// The SDKs the file imports and the kinds of its local names. Read once.
     pub fn sdk(&self) -> &SdkFile {
         self.sdk.get_or_init(|| sdk::analyse(self.src.text))
+    }
+
+    /// The `_create_attrs` and `_update_attrs` of the file's python-gitlab manager classes,
+    /// read once ([`sdk_declarations::read`]).
+    pub fn manager_declarations(&self) -> &[sdk_declarations::ManagerDeclaration<'a>] {
+        self.manager_declarations
+            .get_or_init(|| sdk_declarations::read(self))
     }
 
     /// The JSON objects of the file (`{` and `}` offsets, sorted by start). Read once.

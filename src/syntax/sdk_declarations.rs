@@ -36,8 +36,9 @@ impl ManagerDeclaration<'_> {
     }
 }
 
-/// The declarations of the file's manager classes, in order.
-pub fn manager_declarations<'t>(ctx: &FileCtx<'_, 't>) -> Vec<ManagerDeclaration<'t>> {
+/// The declarations of the file's manager classes, in order (kept by
+/// [`FileCtx::manager_declarations`]).
+pub fn read<'t>(ctx: &FileCtx<'_, 't>) -> Vec<ManagerDeclaration<'t>> {
     let text: &'t str = ctx.src.text;
     let mut out = Vec::new();
     for at in ctx.word_offsets("_path", WordBytes::Ident) {
