@@ -114,11 +114,14 @@ impl RestParam {
             Method::Put => "_update_attrs",
             _ => return,
         };
-        if !ctx.sdk().imports(Sdk::PythonGitlab) {
+        // The declarations first: most files have none, and reading them is one word search
+        // where reading the file's imports is a pass over its lines.
+        let declarations = ctx.manager_declarations();
+        if declarations.is_empty() || !ctx.sdk().imports(Sdk::PythonGitlab) {
             return;
         }
         let endpoint = path_segments(&self.path);
-        for d in ctx.manager_declarations() {
+        for d in declarations {
             let mut path = path_segments(d.path);
             if self.method == Method::Put {
                 path.push(":id");

@@ -280,16 +280,30 @@ pub fn analyse(text: &str) -> SdkFile {
     let mut f = SdkFile::default();
     // The library's own exceptions (`except gitlab.exceptions.GitlabCreateError`): a module that
     // catches them calls the library, whichever module imported it.
-    if memchr::memmem::find(text.as_bytes(), b"gitlab.exceptions.Gitlab").is_some() {
+    let holds = |literal: &str| memchr::memmem::find(text.as_bytes(), literal.as_bytes()).is_some();
+    if holds("gitlab.exceptions.Gitlab") {
         push(&mut f.imports, Sdk::PythonGitlab);
+    }
+    // Each SDK's lines are looked at only in a file that holds one of its import literals:
+    // most files hold none, and one search of the whole file is cheaper than one per line.
+    let [python, go, gitbeaker, ruby] = [
+        Sdk::PythonGitlab,
+        Sdk::GoGitlab,
+        Sdk::Gitbeaker,
+        Sdk::RubyGitlab,
+    ]
+    .map(|sdk| sdk.import_literals().iter().any(|l| holds(l)));
+    if !(python || go || gitbeaker || ruby) {
+        return f;
     }
     for line in text.lines() {
         let t = line.trim_start();
-        if (t.starts_with("import gitlab")
-            && t[13..].starts_with(|c: char| c == '.' || c == ',' || c.is_whitespace())
-            || t == "import gitlab")
-            || t.starts_with("from gitlab.")
-            || t.starts_with("from gitlab import")
+        if python
+            && ((t.starts_with("import gitlab")
+                && t[13..].starts_with(|c: char| c == '.' || c == ',' || c.is_whitespace())
+                || t == "import gitlab")
+                || t.starts_with("from gitlab.")
+                || t.starts_with("from gitlab import"))
         {
             push(&mut f.imports, Sdk::PythonGitlab);
         }
@@ -297,7 +311,10 @@ pub fn analyse(text: &str) -> SdkFile {
             "\"github.com/xanzy/go-gitlab\"",
             "\"gitlab.com/gitlab-org/api/client-go\"",
             "\"gitlab.com/gitlab-org/api/client-go/v2\"",
-        ] {
+        ]
+        .into_iter()
+        .filter(|_| go)
+        {
             if let Some(at) = t.find(module) {
                 push(&mut f.imports, Sdk::GoGitlab);
                 let alias = t[..at].trim().trim_start_matches("import").trim();
@@ -307,13 +324,14 @@ pub fn analyse(text: &str) -> SdkFile {
                 }
             }
         }
-        if t.contains("'@gitbeaker/") || t.contains("\"@gitbeaker/") {
+        if gitbeaker && (t.contains("'@gitbeaker/") || t.contains("\"@gitbeaker/")) {
             push(&mut f.imports, Sdk::Gitbeaker);
         }
-        if Sdk::RubyGitlab
-            .import_literals()
-            .iter()
-            .any(|l| t.contains(l))
+        if ruby
+            && Sdk::RubyGitlab
+                .import_literals()
+                .iter()
+                .any(|l| t.contains(l))
         {
             push(&mut f.imports, Sdk::RubyGitlab);
         }
