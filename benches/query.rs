@@ -5,30 +5,11 @@
 //! `uplint query --from 16.5 --to 17.0 --format json` process (start, load, query, print).
 
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
+mod support;
+use support::measure;
 use uplint::catalog::Catalog;
 use uplint::catalog::query::Filter;
-
-fn stats(mut samples: Vec<Duration>) -> (Duration, Duration) {
-    samples.sort();
-    (samples[samples.len() / 2], samples[samples.len() * 9 / 10])
-}
-
-fn measure(name: &str, runs: usize, mut f: impl FnMut()) {
-    for _ in 0..runs.min(10) {
-        f(); // warm-up
-    }
-    let samples: Vec<Duration> = (0..runs)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed()
-        })
-        .collect();
-    let (median, p90) = stats(samples);
-    println!("{name:<48} median {median:>10.3?}   p90 {p90:>10.3?}   ({runs} runs)");
-}
 
 fn main() {
     // `cargo bench` passes `--bench`; ignore arguments.

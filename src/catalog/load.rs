@@ -140,7 +140,9 @@ impl Loader {
         }
         let mut entries = self.entries;
         entries.sort_by(|a, b| super::sort_key(a).cmp(&super::sort_key(b)));
-        Ok(super::Catalog { entries })
+        Ok(super::Catalog {
+            entries: entries.into(),
+        })
     }
 
     /// Loads a data file compiled to JSON by the build script (the embedded data). The same

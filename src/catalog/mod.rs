@@ -9,6 +9,7 @@ mod raw;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use error::{DataError, DataErrors};
 pub use load::SCHEMA_VERSION;
@@ -64,7 +65,8 @@ pub const EMBEDDED: &[(&str, &str, &str)] = &[
 /// A loaded, validated set of entries.
 #[derive(Clone, Debug)]
 pub struct Catalog {
-    entries: Vec<Entry>,
+    /// Shared with the scanners built from the catalog, which keep them without a copy.
+    entries: Arc<[Entry]>,
 }
 
 impl Catalog {
@@ -101,6 +103,11 @@ impl Catalog {
 
     pub fn entries(&self) -> &[Entry] {
         &self.entries
+    }
+
+    /// The entries, shared (a scanner keeps them for as long as it lives).
+    pub fn shared_entries(&self) -> Arc<[Entry]> {
+        Arc::clone(&self.entries)
     }
 
     pub fn get(&self, id: &str) -> Option<&Entry> {
@@ -146,7 +153,7 @@ impl Catalog {
     /// Every service version the data names (removals, deprecations, introductions), ascending.
     pub fn service_versions(&self) -> Vec<ServiceVersion> {
         let mut set = BTreeSet::new();
-        for e in &self.entries {
+        for e in self.entries.iter() {
             if let Some(Milestone::Service(v)) = e.removed_in {
                 set.insert(v);
             }

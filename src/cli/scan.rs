@@ -78,14 +78,15 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     }
     ctx.baseline = baseline;
     write_reports(cli, a, &report, ctx)?;
-    if refused {
-        return Ok(ExitCode::from(2));
-    }
-    Ok(exit_code(
-        &report,
-        settings.fail_on.unwrap_or_default(),
-        a.exit_zero,
-    ))
+    let code = if refused {
+        ExitCode::from(2)
+    } else {
+        exit_code(&report, settings.fail_on.unwrap_or_default(), a.exit_zero)
+    };
+    // The process ends with this call: freeing the catalog's, the scanner's and the report's
+    // blocks one by one would cost 0.2-0.3 ms of a one-file scan's 4-5 ms, for nothing.
+    std::mem::forget((cat, scanner, report));
+    Ok(code)
 }
 
 /// What the report records of the scan: the project, the data, the options beyond the window.

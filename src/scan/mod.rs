@@ -14,6 +14,7 @@ mod suppress;
 mod walk;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::syntax::embedded;
 /// The file model the scan reads files with (kept here for the names the library had).
@@ -21,7 +22,7 @@ pub use crate::syntax::{classify, cmdline, graphql, source, yaml};
 pub use finding::{FileError, Finding, Severity, Status, Summary};
 pub use sink::{UNUSED_SUPPRESSION, UnusedSuppression};
 
-use crate::catalog::{Catalog, Entry, Pattern};
+use crate::catalog::{Catalog, Entry};
 use crate::syntax::classify::{FileKind, KindSet};
 use crate::syntax::source::Source;
 use crate::syntax::{FileCtx, FirstOffsets};
@@ -121,30 +122,33 @@ pub enum ScanError {
 
 /// What a detector looks for.
 enum Detector {
-    /// The uses of a pattern.
-    Pattern(Pattern),
+    /// The uses of the entry's pattern of this index.
+    Pattern(usize),
     /// The calls of an entry's endpoints that break their contract.
     EndpointContract,
 }
 
-/// One detector of one entry.
+/// One detector of one entry (an index of the catalog's entries), and the kinds of file it
+/// applies to.
 struct Target {
     entry: usize,
     detector: Detector,
+    kinds: KindSet,
 }
 
 impl Target {
-    fn applies(&self, kind: crate::catalog::FileKind) -> bool {
-        match &self.detector {
-            Detector::Pattern(p) => p.applies(kind),
-            // Wherever one of the entry's patterns may occur.
-            Detector::EndpointContract => true,
-        }
+    fn applies(&self, kind: FileKind) -> bool {
+        self.kinds.contains(kind)
     }
 
     fn detect(&self, entry: &Entry, ctx: &FileCtx) -> Vec<Produced> {
-        match &self.detector {
-            Detector::Pattern(p) => p.detect(ctx).into_iter().map(|h| (h, None)).collect(),
+        match self.detector {
+            Detector::Pattern(p) => entry.patterns[p]
+                .pattern
+                .detect(ctx)
+                .into_iter()
+                .map(|h| (h, None))
+                .collect(),
             Detector::EndpointContract => endpoint_contract::detect(&entry.endpoints, ctx),
         }
     }
@@ -177,13 +181,14 @@ pub struct FileInput<'a> {
 
 /// A scanner built once from a catalog and options, then run over any number of files.
 pub struct Scanner {
-    entries: Vec<Entry>,
+    /// Every entry of the catalog, selected or not (suppressions may name any).
+    entries: Arc<[Entry]>,
+    /// Which entries are looked for in this run ([`selected`]), by index.
+    selected: Vec<bool>,
     targets: Vec<Target>,
     prefilter: prefilter::Prefilter,
     options: Options,
     per_path: Vec<(globset::GlobMatcher, Vec<String>)>,
-    /// Every id of the catalog, selected or not (for suppressions of unknown ids).
-    known_ids: Vec<String>,
 }
 
 /// Is the entry looked for in this run (`--select`, `--ignore`, detectable)?
@@ -195,27 +200,26 @@ fn selected(entry: &Entry, options: &Options) -> bool {
 
 impl Scanner {
     pub fn new(catalog: &Catalog, options: Options) -> Result<Scanner, ScanError> {
-        let entries: Vec<Entry> = catalog
-            .entries()
-            .iter()
-            .filter(|e| selected(e, &options))
-            .cloned()
-            .collect();
+        let entries = catalog.shared_entries();
+        let selected: Vec<bool> = entries.iter().map(|e| selected(e, &options)).collect();
         let mut targets = Vec::new();
         // Per target: the literals of which one must occur, those of which one must also, and
         // those it asks about.
         let mut needs: Vec<prefilter::Needs> = Vec::new();
-        for (i, e) in entries.iter().enumerate() {
-            for p in &e.patterns {
+        for (i, e) in entries.iter().enumerate().filter(|&(i, _)| selected[i]) {
+            for (j, p) in e.patterns.iter().enumerate() {
+                let kinds =
+                    KindSet::of(FileKind::ALL.into_iter().filter(|&k| p.pattern.applies(k)));
                 needs.push(prefilter::Needs {
                     anchors: p.anchors(),
                     context: p.context_anchors(),
                     searched: p.pattern.searched(),
-                    kinds: KindSet::default(),
+                    kinds,
                 });
                 targets.push(Target {
                     entry: i,
-                    detector: Detector::Pattern(p.pattern.clone()),
+                    detector: Detector::Pattern(j),
+                    kinds,
                 });
             }
             if e.change == crate::catalog::Change::Introduced && !e.endpoints.is_empty() {
@@ -226,19 +230,20 @@ impl Scanner {
                     .collect();
                 searched.sort();
                 searched.dedup();
+                // Wherever one of the entry's patterns may occur.
+                let kinds = KindSet::all();
                 needs.push(prefilter::Needs {
                     anchors: e.patterns.iter().map(|p| p.anchor()).collect(),
                     searched,
+                    kinds,
                     ..Default::default()
                 });
                 targets.push(Target {
                     entry: i,
                     detector: Detector::EndpointContract,
+                    kinds,
                 });
             }
-        }
-        for (n, t) in needs.iter_mut().zip(&targets) {
-            n.kinds = KindSet::of(FileKind::ALL.into_iter().filter(|&k| t.applies(k)));
         }
         let mut per_path = Vec::new();
         for (glob, ids) in &options.per_path_ignores {
@@ -249,9 +254,9 @@ impl Scanner {
             per_path.push((g.compile_matcher(), ids.clone()));
         }
         Ok(Scanner {
-            known_ids: catalog.entries().iter().map(|e| e.id.clone()).collect(),
             prefilter: prefilter::Prefilter::new(&needs),
             entries,
+            selected,
             targets,
             options,
             per_path,

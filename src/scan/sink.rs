@@ -229,9 +229,10 @@ impl<'s> Sink<'s> {
                 continue;
             }
             let name = &id.id;
-            let message = if self.scanner.entries.iter().any(|e| &e.id == name) {
+            let known = self.scanner.entries.iter().position(|e| &e.id == name);
+            let message = if known.is_some_and(|i| self.scanner.selected[i]) {
                 format!("suppression of `{name}` suppresses nothing")
-            } else if self.scanner.known_ids.contains(name) {
+            } else if known.is_some() {
                 // Known, but not looked for in this run (--select, --ignore, not detectable).
                 continue;
             } else {

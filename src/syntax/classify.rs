@@ -50,6 +50,10 @@ impl KindSet {
     pub fn intersects(self, other: KindSet) -> bool {
         self.0 & other.0 != 0
     }
+
+    pub fn contains(self, kind: FileKind) -> bool {
+        self.0 & 1 << kind as u16 != 0
+    }
 }
 
 impl FileKind {
