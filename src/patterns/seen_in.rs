@@ -98,9 +98,13 @@ pub fn parse(raw: &RawPattern, check: &mut Check) -> Vec<SeenIn> {
     let Some((_, value)) = raw.fields.iter().find(|(n, _)| n == FIELD) else {
         return Vec::new();
     };
-    let items: Vec<Spanned<String>> = match &value.value {
-        RawValue::Text(t) => vec![Spanned::new(t.clone(), value.referenced, value.defined)],
-        RawValue::List(l) => l.clone(),
+    let single;
+    let items: &[Spanned<String>] = match &value.value {
+        RawValue::Text(t) => {
+            single = [Spanned::new(t.clone(), value.referenced, value.defined)];
+            &single
+        }
+        RawValue::List(l) => l,
         RawValue::Bool(_) => {
             check.err_loc(
                 value.referenced,
@@ -110,8 +114,8 @@ pub fn parse(raw: &RawPattern, check: &mut Check) -> Vec<SeenIn> {
             return Vec::new();
         }
     };
-    let mut out = Vec::new();
-    for item in &items {
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
         match item.value.parse::<SeenIn>() {
             Ok(s) => out.push(s),
             Err(why) => check.err_at(
