@@ -14,8 +14,8 @@ use crate::syntax::source::Source;
 /// when the data defines no mechanical replacement there (or the text is not what the finding
 /// says, e.g. the file changed since the scan).
 pub fn edits_for(entry: &Entry, f: &Finding, src: &Source) -> Option<(Vec<Edit>, String, String)> {
-    let start = offset(src.text, f.line, f.byte_column)?;
-    let end = offset(src.text, f.end_line, f.end_byte_column)?;
+    let start = src.offset_of(f.line, f.byte_column)?;
+    let end = src.offset_of(f.end_line, f.end_byte_column)?;
     let found = src.text.get(start..end)?;
     for p in &entry.patterns {
         if let Some((old, new)) = super::inverted(p) {
@@ -63,14 +63,4 @@ pub fn edits_for(entry: &Entry, f: &Finding, src: &Source) -> Option<(Vec<Edit>,
 /// A Helm chart template (not a values file): its keys are not values paths.
 fn is_chart_template(path: &str) -> bool {
     path.starts_with("templates/") || path.contains("/templates/")
-}
-
-/// The byte offset of a 1-based line and byte column.
-pub fn offset(text: &str, line: usize, byte_column: usize) -> Option<usize> {
-    let mut start = 0;
-    for _ in 1..line {
-        start += memchr::memchr(b'\n', &text.as_bytes()[start..])? + 1;
-    }
-    let at = start + byte_column.checked_sub(1)?;
-    (at <= text.len() && text.is_char_boundary(at)).then_some(at)
 }

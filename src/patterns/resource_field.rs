@@ -83,7 +83,7 @@ impl PatternKind for ResourceField {
                 // Inside a type definition, its name says which resource it is, nested objects
                 // included (a webhook payload's `runner: { active: boolean; … }` is no runner's
                 // REST field).
-                let in_type = sdk::enclosing_type(text, at);
+                let in_type = ctx.enclosing_type(at);
                 (platform
                     && (go_tag(text, at, end) || ts_member(text, at, end))
                     && in_type.is_some_and(|t| self.resource.names_type(t)))
@@ -102,13 +102,7 @@ impl PatternKind for ResourceField {
 
 impl ResourceField {
     fn json_object_is_resource(&self, ctx: &FileCtx, at: usize) -> bool {
-        let objects = ctx.json_objects();
-        let inner = objects
-            .iter()
-            .take_while(|(open, _)| *open < at)
-            .filter(|(_, close)| *close > at)
-            .last();
-        inner.is_some_and(|&(open, close)| {
+        sdk::innermost_object(ctx.json_objects(), at).is_some_and(|(open, close)| {
             self.resource
                 .keys_say(&sdk::own_keys(ctx.src.text, open, close))
         })

@@ -122,6 +122,7 @@ pub struct FileCtx<'s, 'a> {
     /// python-gitlab's manager declarations (`_create_attrs`, `_update_attrs`), read once.
     manager_declarations: OnceCell<Vec<sdk_declarations::ManagerDeclaration<'a>>>,
     json_objects: OnceCell<Vec<(usize, usize)>>,
+    type_boundaries: OnceCell<Vec<(usize, usize)>>,
     rest_api_base: OnceCell<bool>,
     /// Parsed command lines, by (program, subcommand).
     commands: Memo<(String, String), Rc<Vec<cmdline::Command<'a>>>>,
@@ -178,6 +179,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             sdk: OnceCell::new(),
             manager_declarations: OnceCell::new(),
             json_objects: OnceCell::new(),
+            type_boundaries: OnceCell::new(),
             rest_api_base: OnceCell::new(),
             commands: Memo::default(),
             dash_heads: Memo::default(),
@@ -388,6 +390,15 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     pub fn manager_declarations(&self) -> &[sdk_declarations::ManagerDeclaration<'a>] {
         self.manager_declarations
             .get_or_init(|| sdk_declarations::read(self))
+    }
+
+    /// The Go struct or TypeScript type whose body holds `at` ([`sdk::enclosing_type`]); the
+    /// lines that bound the types are read once.
+    pub fn enclosing_type(&self, at: usize) -> Option<&'a str> {
+        let boundaries = self
+            .type_boundaries
+            .get_or_init(|| sdk::boundary_lines(self.src.text));
+        sdk::enclosing_type_in(self.src.text, boundaries, at)
     }
 
     /// The JSON objects of the file (`{` and `}` offsets, sorted by start). Read once.

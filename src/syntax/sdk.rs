@@ -657,38 +657,61 @@ fn open_paren(b: &[u8], close: usize) -> Option<usize> {
 /// closes a top-level body (`}`) comes between. A declaration whose `{` comes a few lines
 /// below (`interface X\n  extends Y<…> {`) counts too.
 pub fn enclosing_type(text: &str, at: usize) -> Option<&str> {
-    let before = &text[..at];
-    // The end of the line above the one that holds `at`.
-    let mut end = before.rfind('\n')?;
-    loop {
-        let start = before[..end].rfind('\n').map_or(0, |i| i + 1);
-        let line = &before[start..end];
-        if line.starts_with('}') {
-            return None;
+    enclosing_type_in(text, &boundary_lines(text), at)
+}
+
+/// The lines that end the walk up of [`enclosing_type`], in order: those that start a type
+/// declaration (`type X`, `interface X`, exported or declared) and those that start with `}`.
+/// For each, where it starts and where its line break is (a last line without one is never
+/// above an offset). Read once per file ([`super::FileCtx::enclosing_type`]), so that each
+/// question is a binary search instead of a walk up the lines to the first boundary.
+pub fn boundary_lines(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', text.as_bytes()) {
+        let line = &text[start..end];
+        if line.starts_with('}') || declared_type(line).is_some() {
+            out.push((start, end));
         }
-        let t = line.trim_start();
-        let t = t.strip_prefix("export ").unwrap_or(t);
-        let t = t.strip_prefix("declare ").unwrap_or(t);
-        let rest = t
-            .strip_prefix("type ")
-            .or_else(|| t.strip_prefix("interface "));
-        if let Some(rest) = rest {
-            let name_end = rest
-                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                .unwrap_or(rest.len());
-            let name = &rest[..name_end];
-            let tail = &rest[name_end..];
-            let body = tail.contains("struct {")
-                || tail.trim_end().ends_with('{')
-                || tail.contains("= {")
-                || (!tail.contains([';', '{', '}']) && opens_below(&before[end..]));
-            return (body && !name.is_empty()).then_some(name);
-        }
-        if start == 0 {
-            return None;
-        }
-        end = start - 1;
+        start = end + 1;
     }
+    out
+}
+
+/// [`enclosing_type`] with the file's [`boundary_lines`].
+pub fn enclosing_type_in<'t>(
+    text: &'t str,
+    boundaries: &[(usize, usize)],
+    at: usize,
+) -> Option<&'t str> {
+    // The nearest boundary whose line ends before the line that holds `at`.
+    let nearest = boundaries.partition_point(|&(_, end)| end < at);
+    let (start, end) = *boundaries.get(nearest.checked_sub(1)?)?;
+    let line = &text[start..end];
+    if line.starts_with('}') {
+        return None;
+    }
+    let rest = declared_type(line)?;
+    let name_end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    let name = &rest[..name_end];
+    let tail = &rest[name_end..];
+    let body = tail.contains("struct {")
+        || tail.trim_end().ends_with('{')
+        || tail.contains("= {")
+        || (!tail.contains([';', '{', '}']) && opens_below(&text[end..at]));
+    (body && !name.is_empty()).then_some(name)
+}
+
+/// What follows `type ` or `interface ` at the start of a line (after its indentation and an
+/// `export ` or `declare `), if the line declares a type.
+fn declared_type(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let t = t.strip_prefix("export ").unwrap_or(t);
+    let t = t.strip_prefix("declare ").unwrap_or(t);
+    t.strip_prefix("type ")
+        .or_else(|| t.strip_prefix("interface "))
 }
 
 /// Does a declaration continued on the lines of `rest` (`  extends Y<…> {`) open its body
@@ -700,6 +723,18 @@ fn opens_below(rest: &str) -> bool {
         Some(i) => head.as_bytes()[i] == b'{',
         None => false,
     }
+}
+
+/// The innermost of `objects` (as [`json_objects`] gives them: sorted by their `{`, nested
+/// or apart) that holds `at`: a binary search, then a walk back over the objects before `at`
+/// (its siblings) to the first that closes after it.
+pub fn innermost_object(objects: &[(usize, usize)], at: usize) -> Option<(usize, usize)> {
+    let before = objects.partition_point(|&(open, _)| open < at);
+    objects[..before]
+        .iter()
+        .rev()
+        .find(|&&(_, close)| close > at)
+        .copied()
 }
 
 /// JSON objects of a file: for each, its `{` and `}` offsets (strings skipped).
@@ -801,6 +836,96 @@ pub fn matching(text: &str, open: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The walk up the lines that [`enclosing_type`] answers by a binary search over the
+    /// boundary lines: the nearest type declaration or `}` line above `at`'s line decides.
+    fn enclosing_type_by_walk(text: &str, at: usize) -> Option<&str> {
+        let before = &text[..at];
+        let mut end = before.rfind('\n')?;
+        loop {
+            let start = before[..end].rfind('\n').map_or(0, |i| i + 1);
+            let line = &before[start..end];
+            if line.starts_with('}') {
+                return None;
+            }
+            if let Some(rest) = declared_type(line) {
+                let name_end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                let (name, tail) = rest.split_at(name_end);
+                let body = tail.contains("struct {")
+                    || tail.trim_end().ends_with('{')
+                    || tail.contains("= {")
+                    || (!tail.contains([';', '{', '}']) && opens_below(&before[end..]));
+                return (body && !name.is_empty()).then_some(name);
+            }
+            if start == 0 {
+                return None;
+            }
+            end = start - 1;
+        }
+    }
+
+    proptest! {
+        /// The innermost object holding an offset is the last of those that open before it
+        /// and close after it.
+        #[test]
+        fn innermost_object_is_the_last_that_holds(
+            text in proptest::collection::vec(prop_oneof![Just('{'), Just('}'), Just('a'), Just('"')], 0..40)
+                .prop_map(|v| v.into_iter().collect::<String>()),
+        ) {
+            let objects = json_objects(&text);
+            for at in 0..=text.len() {
+                let expected = objects
+                    .iter()
+                    .take_while(|(open, _)| *open < at)
+                    .filter(|(_, close)| *close > at)
+                    .last()
+                    .copied();
+                prop_assert_eq!(innermost_object(&objects, at), expected, "at {} of {:?}", at, text);
+            }
+        }
+    }
+
+    proptest! {
+        /// Every offset of texts made of declaration, closing and member lines gets the
+        /// walk's answer.
+        #[test]
+        fn enclosing_type_is_the_walks_answer(
+            lines in proptest::collection::vec(
+                prop_oneof![
+                    Just("type Runner struct {"),
+                    Just("export interface RunnerSchema {"),
+                    Just("interface Job"),
+                    Just("  extends Base {"),
+                    Just("declare type T = {"),
+                    Just("type Id = number;"),
+                    Just("}"),
+                    Just("  }"),
+                    Just("  active: boolean;"),
+                    Just("\tActive bool `json:\"active\"`"),
+                    Just("const r = { active: true };"),
+                    Just(""),
+                ],
+                0..24,
+            ),
+            newline_at_end in any::<bool>(),
+        ) {
+            let mut text = lines.join("\n");
+            if newline_at_end {
+                text.push('\n');
+            }
+            let boundaries = boundary_lines(&text);
+            for at in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+                prop_assert_eq!(
+                    enclosing_type_in(&text, &boundaries, at),
+                    enclosing_type_by_walk(&text, at),
+                    "at {} of {:?}", at, text
+                );
+            }
+        }
+    }
 
     #[test]
     fn imports_and_aliases() {

@@ -59,23 +59,35 @@ impl<'a> Source<'a> {
     /// The text of a 1-based line, without its line break.
     /// (Empty for a line past the end.)
     pub fn line_text(&self, line: usize) -> &'a str {
+        let Some(start) = self.line_start(line) else {
+            return "";
+        };
+        let b = self.text.as_bytes();
+        let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |i| start + i);
+        self.text[start..end].trim_end_matches('\r')
+    }
+
+    /// Where a 1-based line starts (`None`: past the end), counted from the nearest line
+    /// already known above it, so that asking about the lines of many findings in order costs
+    /// one pass over the text.
+    pub fn line_start(&self, line: usize) -> Option<usize> {
         let b = self.text.as_bytes();
         let mut lines = self.lines.borrow_mut();
         let k = lines.marks.partition_point(|&(_, n)| n <= line);
-        let Some(&(mut start, n)) = k.checked_sub(1).and_then(|k| lines.marks.get(k)) else {
-            return "";
-        };
+        let &(mut start, n) = lines.marks.get(k.checked_sub(1)?)?;
         for _ in n..line {
-            match memchr::memchr(b'\n', &b[start..]) {
-                Some(i) => start += i + 1,
-                None => return "",
-            }
+            start += memchr::memchr(b'\n', &b[start..])? + 1;
         }
         if n < line {
             lines.marks.insert(k, (start, line));
         }
-        let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |i| start + i);
-        self.text[start..end].trim_end_matches('\r')
+        Some(start)
+    }
+
+    /// The byte offset of a 1-based line and byte column, if the text has it there.
+    pub fn offset_of(&self, line: usize, byte_column: usize) -> Option<usize> {
+        let at = self.line_start(line)? + byte_column.checked_sub(1)?;
+        (at <= self.text.len() && self.text.is_char_boundary(at)).then_some(at)
     }
 
     /// The 1-based column of `offset` in UTF-8 bytes.
@@ -570,5 +582,24 @@ mod tests {
         assert_eq!(s.line_col(4), (2, 1));
         assert_eq!(s.line_text(2), "xyz");
         assert_eq!(s.line_text(1), "aé");
+    }
+
+    #[test]
+    fn offsets_of_lines_and_byte_columns_in_any_order() {
+        let t = "aé\nxyz\n\nlast";
+        let s = src(t, CommentStyle::None);
+        // Asked out of order, so that the known lines are used from above and below.
+        assert_eq!(s.offset_of(4, 2), Some(t.find("ast").unwrap()));
+        assert_eq!(s.offset_of(2, 1), Some(t.find("xyz").unwrap()));
+        assert_eq!(s.offset_of(1, 2), Some(1));
+        // Inside a character, past the end, column 0, line 0, a line past the last.
+        assert_eq!(s.offset_of(1, 3), None);
+        assert_eq!(s.offset_of(4, 6), None);
+        assert_eq!(s.offset_of(2, 0), None);
+        assert_eq!(s.offset_of(0, 1), None);
+        assert_eq!(s.offset_of(5, 1), None);
+        assert_eq!(s.line_start(3), Some(8));
+        assert_eq!(s.line_text(3), "");
+        assert_eq!(s.line_text(4), "last");
     }
 }
