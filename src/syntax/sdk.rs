@@ -339,13 +339,62 @@ pub fn analyse(text: &str) -> SdkFile {
     if f.imports.is_empty() {
         return f;
     }
+    // The terms the lines are searched for, less those the file does not hold (a term absent
+    // from the file is absent from each of its lines: the same bindings, without the searches).
+    let terms = LineTerms::of(text);
     // Two passes: a loop over a list bound in a later line of the file still counts.
     for _ in 0..2 {
         for line in text.lines() {
-            bind_line(line, &mut f.bindings);
+            bind_line(line, &mut f.bindings, &terms);
         }
     }
     f
+}
+
+/// Ruby's block methods that bind their block's variable, as [`bind_line`] reads them.
+const BLOCK_METHODS: [&str; 5] = [
+    ".each do |",
+    ".each { |",
+    ".auto_paginate do |",
+    ".map do |",
+    ".map { |",
+];
+
+/// List methods whose callback binds an element, as [`inline_bindings`] reads them.
+const LIST_METHODS: [&str; 10] = [
+    ".filter(",
+    ".map(",
+    ".forEach(",
+    ".find(",
+    ".some(",
+    ".every(",
+    ".select",
+    ".reject",
+    ".find ",
+    ".each_with_index",
+];
+
+/// Of the terms the lines are searched for, those the file holds, in their order.
+struct LineTerms {
+    block_methods: Vec<&'static str>,
+    list_methods: Vec<&'static str>,
+    /// Each resource's type names.
+    type_names: Vec<(Resource, &'static str)>,
+}
+
+impl LineTerms {
+    fn of(text: &str) -> LineTerms {
+        let holds = |term: &str| memchr::memmem::find(text.as_bytes(), term.as_bytes()).is_some();
+        LineTerms {
+            block_methods: BLOCK_METHODS.into_iter().filter(|m| holds(m)).collect(),
+            list_methods: LIST_METHODS.into_iter().filter(|m| holds(m)).collect(),
+            type_names: Resource::ALL
+                .into_iter()
+                .flat_map(|r| r.type_names().iter().map(move |&ty| (r, ty)))
+                .filter(|(_, ty)| holds(ty))
+                .collect(),
+        }
+    }
 }
 
 fn push<T: PartialEq>(v: &mut Vec<T>, x: T) {
@@ -390,10 +439,30 @@ fn expr_resource(expr: &str, bindings: &[(String, Resource)]) -> Option<Resource
 /// Does an expression call a source (`.runners.list(`), with or without parentheses (Ruby
 /// `client.all_runners.each`)?
 fn calls_source(expr: &str, source: &str) -> bool {
-    let name = source.trim_end_matches('(');
+    let name = source.trim_end_matches('(').as_bytes();
     let b = expr.as_bytes();
-    memchr::memmem::find_iter(b, name.as_bytes())
-        .any(|at| b.get(at + name.len()).is_none_or(|&c| !is_ident_byte(c)))
+    // The occurrences as `memmem::find_iter` gives them (leftmost first, not overlapping),
+    // found by their first byte: the expressions are short, and making a searcher for each
+    // cost more than the search.
+    let Some((&first, _)) = name.split_first() else {
+        return false;
+    };
+    let mut from = 0;
+    while from + name.len() <= b.len() {
+        let Some(k) = memchr::memchr(first, &b[from..=b.len() - name.len()]) else {
+            return false;
+        };
+        let at = from + k;
+        if &b[at..at + name.len()] != name {
+            from = at + 1;
+            continue;
+        }
+        if b.get(at + name.len()).is_none_or(|&c| !is_ident_byte(c)) {
+            return true;
+        }
+        from = at + name.len();
+    }
+    false
 }
 
 fn bind(bindings: &mut Vec<(String, Resource)>, name: &str, r: Resource) {
@@ -404,9 +473,9 @@ fn bind(bindings: &mut Vec<(String, Resource)>, name: &str, r: Resource) {
 }
 
 /// Bindings a line shows: loops, assignments, annotations.
-fn bind_line(line: &str, bindings: &mut Vec<(String, Resource)>) {
+fn bind_line(line: &str, bindings: &mut Vec<(String, Resource)>, terms: &LineTerms) {
     let t = line.trim();
-    inline_bindings(t, bindings);
+    inline_bindings(t, bindings, &terms.list_methods);
     // Python `for x in EXPR:`, JS `for (const x of EXPR)`.
     if let Some(rest) = t.strip_prefix("for ") {
         let rest = rest.trim_start_matches('(').trim_start();
@@ -431,13 +500,7 @@ fn bind_line(line: &str, bindings: &mut Vec<(String, Resource)>) {
         }
     }
     // Ruby `EXPR.each do |x|`, `EXPR.each { |x|`.
-    for each in [
-        ".each do |",
-        ".each { |",
-        ".auto_paginate do |",
-        ".map do |",
-        ".map { |",
-    ] {
+    for &each in &terms.block_methods {
         if let Some(at) = t.find(each) {
             let var = t[at + each.len()..].split('|').next().unwrap_or("");
             if let Some(r) = expr_resource(&t[..at], bindings) {
@@ -466,41 +529,39 @@ fn bind_line(line: &str, bindings: &mut Vec<(String, Resource)>) {
     }
     // Annotations: `mr: gitlab.v4.objects.ProjectMergeRequest`, `r *gitlab.Runner`,
     // `runners []*gitlab.Runner`, `runner: RunnerSchema`.
-    for r in Resource::ALL {
-        for ty in r.type_names() {
-            for at in super::word_offsets(t, ty, super::WordBytes::Ident) {
-                let before = &t[..at];
-                // The qualifier (`gitlab.v4.objects.`, `gitlab.`), then `*`, `[]`, `:`.
-                let before = before
-                    .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.');
-                if !before.ends_with(['.', ' ', ':', '*', ']', '(', ',']) && !before.is_empty() {
-                    continue;
-                }
-                let before = before.trim_end_matches(['*', '[', ']', '&']);
-                let Some(b) = before
-                    .strip_suffix(':')
-                    .or_else(|| before.strip_suffix(' '))
-                else {
-                    continue;
-                };
-                let b = b.trim_end_matches([' ', ':']);
-                let var: String = b
-                    .bytes()
-                    .rev()
-                    .take_while(|&c| is_ident_byte(c))
-                    .map(char::from)
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .rev()
-                    .collect();
-                if !var.is_empty()
-                    && !matches!(
-                        var.as_str(),
-                        "func" | "type" | "var" | "return" | "new" | "class" | "interface"
-                    )
-                {
-                    bind(bindings, &var, r);
-                }
+    for &(r, ty) in &terms.type_names {
+        for at in super::word_offsets(t, ty, super::WordBytes::Ident) {
+            let before = &t[..at];
+            // The qualifier (`gitlab.v4.objects.`, `gitlab.`), then `*`, `[]`, `:`.
+            let before = before
+                .trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+            if !before.ends_with(['.', ' ', ':', '*', ']', '(', ',']) && !before.is_empty() {
+                continue;
+            }
+            let before = before.trim_end_matches(['*', '[', ']', '&']);
+            let Some(b) = before
+                .strip_suffix(':')
+                .or_else(|| before.strip_suffix(' '))
+            else {
+                continue;
+            };
+            let b = b.trim_end_matches([' ', ':']);
+            let var: String = b
+                .bytes()
+                .rev()
+                .take_while(|&c| is_ident_byte(c))
+                .map(char::from)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            if !var.is_empty()
+                && !matches!(
+                    var.as_str(),
+                    "func" | "type" | "var" | "return" | "new" | "class" | "interface"
+                )
+            {
+                bind(bindings, &var, r);
             }
         }
     }
@@ -508,7 +569,7 @@ fn bind_line(line: &str, bindings: &mut Vec<(String, Resource)>) {
 
 /// Bindings inside an expression: Python comprehensions (`[r for r in runners if r.active]`)
 /// and callbacks of list methods (`runners.filter((r) => r.active)`, `rs.select { |r| r.active }`).
-fn inline_bindings(t: &str, bindings: &mut Vec<(String, Resource)>) {
+fn inline_bindings(t: &str, bindings: &mut Vec<(String, Resource)>, methods: &[&str]) {
     let mut rest = t;
     while let Some(i) = rest.find(" for ") {
         let after = &rest[i + 5..];
@@ -526,18 +587,7 @@ fn inline_bindings(t: &str, bindings: &mut Vec<(String, Resource)>) {
         }
         rest = after;
     }
-    for method in [
-        ".filter(",
-        ".map(",
-        ".forEach(",
-        ".find(",
-        ".some(",
-        ".every(",
-        ".select",
-        ".reject",
-        ".find ",
-        ".each_with_index",
-    ] {
+    for &method in methods {
         let mut from = 0;
         while let Some(k) = t[from..].find(method) {
             let at = from + k;
@@ -864,6 +914,23 @@ mod tests {
                 return None;
             }
             end = start - 1;
+        }
+    }
+
+    proptest! {
+        /// A source is called where `memmem::find_iter`'s occurrences say it is (leftmost
+        /// first, not overlapping, followed by no identifier byte).
+        #[test]
+        fn calls_source_as_find_iter_finds(
+            expr in "[a.(_x]{0,16}",
+            // A source's name is never empty (`.runners.list(`).
+            source in "[a._x][a.(_x]{0,3}",
+        ) {
+            let name = source.trim_end_matches('(');
+            let b = expr.as_bytes();
+            let expected = memchr::memmem::find_iter(b, name.as_bytes())
+                .any(|at| b.get(at + name.len()).is_none_or(|&c| !is_ident_byte(c)));
+            prop_assert_eq!(calls_source(&expr, &source), expected);
         }
     }
 
