@@ -191,6 +191,18 @@ pub struct Scanner {
     per_path: Vec<(globset::GlobMatcher, Vec<String>)>,
 }
 
+/// A region's copy up to the end of the line where the region ends: the blank text after it
+/// holds nothing to find, and parsing it again for each region made a file of many regions
+/// (a spec's YAML heredocs) cost the number of regions times its size. The offsets before the
+/// end are the file's own.
+fn through_last_line(copy: &str, region_end: usize) -> &str {
+    let end = region_end.min(copy.len());
+    match memchr::memchr(b'\n', &copy.as_bytes()[end..]) {
+        Some(i) => &copy[..end + i + 1],
+        None => copy,
+    }
+}
+
 /// Is the entry looked for in this run (`--select`, `--ignore`, detectable)?
 fn selected(entry: &Entry, options: &Options) -> bool {
     entry.detectable
@@ -345,12 +357,14 @@ impl Scanner {
         };
         for region in regions {
             let inner = embedded::isolate(text, &region);
-            let inner_src = Source::new(region.file_name(), &inner, region.class);
+            let inner = through_last_line(&inner, region.end);
+            let inner_src = Source::new(region.file_name(), inner, region.class);
             let inner_ctx = FileCtx::new(&inner_src).with_first_offsets(first, false);
             self.detect(candidates, &inner_ctx, &mut sink);
-            for nested in embedded::regions(region.file_name(), region.class, &inner) {
-                let nested_text = embedded::isolate(&inner, &nested);
-                let nested_src = Source::new(nested.file_name(), &nested_text, nested.class);
+            for nested in embedded::regions(region.file_name(), region.class, inner) {
+                let nested_text = embedded::isolate(inner, &nested);
+                let nested_text = through_last_line(&nested_text, nested.end);
+                let nested_src = Source::new(nested.file_name(), nested_text, nested.class);
                 let nested_ctx = FileCtx::new(&nested_src).with_first_offsets(first, false);
                 self.detect(candidates, &nested_ctx, &mut sink);
             }
@@ -369,5 +383,21 @@ impl Scanner {
                 sink.accept(target.entry, hit, verdict);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::through_last_line;
+
+    #[test]
+    fn a_regions_copy_keeps_the_line_where_it_ends() {
+        let copy = "    \n  a: 1\n  b: 2\n      \n    \n";
+        let end = copy.find("b: 2").unwrap() + 2;
+        assert_eq!(through_last_line(copy, end), "    \n  a: 1\n  b: 2\n");
+        // Ending at the end of the text, or past the last line break.
+        assert_eq!(through_last_line(copy, copy.len()), copy);
+        assert_eq!(through_last_line("  a: 1", 6), "  a: 1");
+        assert_eq!(through_last_line("  a: 1", 99), "  a: 1");
     }
 }

@@ -210,7 +210,8 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     pub fn search_start(&self, needle: &str) -> Option<usize> {
         match self.first.and_then(|f| f.of(needle)) {
             None => Some(0),
-            Some(first) => first,
+            // The file this text is a region of may have it first past the region's copy.
+            Some(first) => first.filter(|&at| at <= self.src.text.len()),
         }
     }
 
@@ -218,7 +219,9 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     /// searches made once per file).
     fn search_start_bounded(&self, needle: &str) -> Option<usize> {
         match self.first {
-            Some(f) if f.of(needle).is_none() => f.bound(needle),
+            Some(f) if f.of(needle).is_none() => {
+                f.bound(needle).filter(|&at| at <= self.src.text.len())
+            }
             _ => self.search_start(needle),
         }
     }
@@ -569,6 +572,21 @@ mod tests {
         assert_eq!(ctx.search_start("ABSENT"), None);
         assert!(!ctx.contains("ABSENT"));
         assert_eq!(ctx.word_offsets("ABSENT", WordBytes::Ident).count(), 0);
+    }
+
+    #[test]
+    fn a_regions_copy_ends_before_a_literal_the_file_has_later() {
+        // The copy of a region ends with the region's line; the file holds `RUNNER` first past
+        // it (in a later region): not in this text, and no search reads past its end.
+        let copy = &TEXT[..20];
+        let src = Source::new("run.sh", copy, classify("run.sh").unwrap());
+        let index = LiteralIndex::new(vec![(Box::from("ABSENT"), 1), (Box::from("RUNNER"), 0)]);
+        let first = [35, usize::MAX];
+        let ctx = FileCtx::new(&src).with_first_offsets(first_offsets(&index, &first), false);
+        assert_eq!(ctx.search_start("RUNNER"), None);
+        assert_eq!(ctx.search_start_bounded("$RUNNER"), None);
+        assert!(!ctx.contains("RUNNER") && !ctx.contains("$RUNNER"));
+        assert_eq!(ctx.word_offsets("RUNNER", WordBytes::Ident).count(), 0);
     }
 
     #[test]
