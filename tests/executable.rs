@@ -1,8 +1,8 @@
-//! How the `uplint` executable is linked (build.rs): position-dependent on Linux, which spares
-//! the dynamic loader's relocations at every start of a one-file scan, unless the build asked
-//! for a position-independent one (`UPLINT_PIE=1`).
+//! How the `uplint` executable is linked (build.rs): position-dependent on Linux with glibc,
+//! which spares the dynamic loader's relocations at every start of a one-file scan, unless the
+//! build asked for a position-independent one (`UPLINT_PIE=1`).
 
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[test]
 fn the_executable_is_position_dependent_unless_asked() {
     let bytes = std::fs::read(env!("CARGO_BIN_EXE_uplint")).expect("the executable is readable");
