@@ -280,8 +280,7 @@ pub fn analyse(text: &str) -> SdkFile {
     let mut f = SdkFile::default();
     // The library's own exceptions (`except gitlab.exceptions.GitlabCreateError`): a module that
     // catches them calls the library, whichever module imported it.
-    let holds = |literal: &str| memchr::memmem::find(text.as_bytes(), literal.as_bytes()).is_some();
-    if holds("gitlab.exceptions.Gitlab") {
+    if holds(text, "gitlab.exceptions.Gitlab") {
         push(&mut f.imports, Sdk::PythonGitlab);
     }
     // Each SDK's lines are looked at only in a file that holds one of its import literals:
@@ -292,7 +291,7 @@ pub fn analyse(text: &str) -> SdkFile {
         Sdk::Gitbeaker,
         Sdk::RubyGitlab,
     ]
-    .map(|sdk| sdk.import_literals().iter().any(|l| holds(l)));
+    .map(|sdk| sdk.import_literals().iter().any(|l| holds(text, l)));
     if !(python || go || gitbeaker || ruby) {
         return f;
     }
@@ -307,20 +306,19 @@ pub fn analyse(text: &str) -> SdkFile {
         {
             push(&mut f.imports, Sdk::PythonGitlab);
         }
-        for module in [
-            "\"github.com/xanzy/go-gitlab\"",
-            "\"gitlab.com/gitlab-org/api/client-go\"",
-            "\"gitlab.com/gitlab-org/api/client-go/v2\"",
-        ]
-        .into_iter()
-        .filter(|_| go)
-        {
-            if let Some(at) = t.find(module) {
-                push(&mut f.imports, Sdk::GoGitlab);
-                let alias = t[..at].trim().trim_start_matches("import").trim();
-                let alias = if alias.is_empty() { "gitlab" } else { alias };
-                if !f.go_packages.iter().any(|a| a == alias) {
-                    f.go_packages.push(alias.to_string());
+        if go {
+            for module in [
+                "\"github.com/xanzy/go-gitlab\"",
+                "\"gitlab.com/gitlab-org/api/client-go\"",
+                "\"gitlab.com/gitlab-org/api/client-go/v2\"",
+            ] {
+                if let Some(at) = t.find(module) {
+                    push(&mut f.imports, Sdk::GoGitlab);
+                    let alias = t[..at].trim().trim_start_matches("import").trim();
+                    let alias = if alias.is_empty() { "gitlab" } else { alias };
+                    if !f.go_packages.iter().any(|a| a == alias) {
+                        f.go_packages.push(alias.to_string());
+                    }
                 }
             }
         }
@@ -349,6 +347,11 @@ pub fn analyse(text: &str) -> SdkFile {
         }
     }
     f
+}
+
+/// Does `text` hold `term` anywhere?
+fn holds(text: &str, term: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), term.as_bytes()).is_some()
 }
 
 /// Ruby's block methods that bind their block's variable, as [`bind_line`] reads them.
@@ -384,14 +387,19 @@ struct LineTerms {
 
 impl LineTerms {
     fn of(text: &str) -> LineTerms {
-        let holds = |term: &str| memchr::memmem::find(text.as_bytes(), term.as_bytes()).is_some();
         LineTerms {
-            block_methods: BLOCK_METHODS.into_iter().filter(|m| holds(m)).collect(),
-            list_methods: LIST_METHODS.into_iter().filter(|m| holds(m)).collect(),
+            block_methods: BLOCK_METHODS
+                .into_iter()
+                .filter(|m| holds(text, m))
+                .collect(),
+            list_methods: LIST_METHODS
+                .into_iter()
+                .filter(|m| holds(text, m))
+                .collect(),
             type_names: Resource::ALL
                 .into_iter()
                 .flat_map(|r| r.type_names().iter().map(move |&ty| (r, ty)))
-                .filter(|(_, ty)| holds(ty))
+                .filter(|(_, ty)| holds(text, ty))
                 .collect(),
         }
     }
