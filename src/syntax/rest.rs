@@ -733,7 +733,6 @@ pub fn calls<'a>(
     let Some(anchor) = fixed_segments(template).next_back() else {
         return Vec::new();
     };
-    let needle = format!("/{anchor}");
     let kind = ctx.src.class.kind;
     let code_like = kind == FileKind::Code;
     let needs_api = api == RestApi::V4 && !distinctive(template);
@@ -804,6 +803,8 @@ pub fn calls<'a>(
             }
         }
     }
+    // Made only here: most files hold a path's segments nowhere and return above.
+    let needle = format!("/{anchor}");
     for &at in ctx.offsets(&needle).iter() {
         // In code, a URL may be built by concatenation on its line: the joined view wins.
         if code_like {
