@@ -151,7 +151,7 @@ fn writes_text(tag: &[u8]) -> bool {
 }
 
 /// Replace each template tag (`{{ … }}`, `{% … %}`, `{# … #}`, `<% … %>`, `%{ … }`) with `_`
-/// where it writes text and with blanks where it does not ([`writes_text`]), so that templated
+/// where it writes text and with blanks where it does not (`writes_text`), so that templated
 /// YAML parses and every other byte keeps its offset. A line that holds only
 /// tags, blanks and a trailing comment (`{{- if .Values.x }}  # note`) becomes blank. Line
 /// breaks are kept.
