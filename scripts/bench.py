@@ -8,13 +8,14 @@ target/bench/. LITERALS is every literal the data detects (`uplint query --liter
 warm-up, these run in alternation, N times each:
 
     uplint scan --no-config --format json TREE
-    rg --hidden -F -w -f LITERALS TREE
-    rg --hidden -F -f LITERALS TREE
     rg --hidden -F -c NEVER TREE      (the floor: walk + read + a trivial search, honouring
                                        ignore files; NEVER is a literal found in no file)
+    rg --hidden -F -w -f LITERALS TREE
+    rg --hidden -F -f LITERALS TREE
 
 and the script prints medians, the ratios uplint/rg and uplint/floor (the median of the
-per-run ratios of paired runs), files per second and peak RSS
+per-run ratios of paired runs: each uplint run and the floor run right after it), files per
+second and peak RSS
 (/usr/bin/time). It also times a one-file scan (the pre-commit case) and `uplint query`,
 spawned directly, beside the time it takes to spawn `/bin/true`.
 --scale runs the scan at 1x, 4x and 16x the default tree and checks that time grows linearly
@@ -83,9 +84,11 @@ NEVER = "uplint-floor-" + "zq" * 8
 def compare(tree, runs, literals):
     cmds = {
         "uplint": [UPLINT, "scan", "--no-config", "--format", "json", tree],
+        # Right after uplint, so that each pair of runs meets the machine in the same state
+        # (the two `rg -f` runs between them took two seconds).
+        "floor": ["rg", "--hidden", "-F", "-c", NEVER, tree],
         "rg -F -w": ["rg", "--hidden", "-F", "-w", "-f", literals, tree],
         "rg -F": ["rg", "--hidden", "-F", "-f", literals, tree],
-        "floor": ["rg", "--hidden", "-F", "-c", NEVER, tree],
     }
     for c in cmds.values():  # warm-up: the tree in the page cache, binaries loaded
         run(c)
