@@ -395,7 +395,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             .get_or_init(|| sdk_declarations::read(self))
     }
 
-    /// The Go struct or TypeScript type whose body holds `at` ([`sdk::enclosing_type`]); the
+    /// The Go struct or TypeScript type whose body holds `at` ([`sdk::enclosing_type_in`]); the
     /// lines that bound the types are read once.
     pub fn enclosing_type(&self, at: usize) -> Option<&'a str> {
         let boundaries = self

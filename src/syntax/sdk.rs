@@ -710,15 +710,7 @@ fn open_paren(b: &[u8], close: usize) -> Option<usize> {
     None
 }
 
-/// The name of the Go struct or TypeScript interface/type whose body holds `at`, if any:
-/// the nearest `type X struct {`, `interface X {`, `type X = {` line above, unless a line that
-/// closes a top-level body (`}`) comes between. A declaration whose `{` comes a few lines
-/// below (`interface X\n  extends Y<…> {`) counts too.
-pub fn enclosing_type(text: &str, at: usize) -> Option<&str> {
-    enclosing_type_in(text, &boundary_lines(text), at)
-}
-
-/// The lines that end the walk up of [`enclosing_type`], in order: those that start a type
+/// The lines that end the walk up of [`enclosing_type_in`], in order: those that start a type
 /// declaration (`type X`, `interface X`, exported or declared) and those that start with `}`.
 /// For each, where it starts and where its line break is (a last line without one is never
 /// above an offset). Read once per file ([`super::FileCtx::enclosing_type`]), so that each
@@ -736,7 +728,11 @@ pub fn boundary_lines(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// [`enclosing_type`] with the file's [`boundary_lines`].
+/// The name of the Go struct or TypeScript interface/type whose body holds `at`, if any:
+/// the nearest `type X struct {`, `interface X {`, `type X = {` line above, unless a line that
+/// closes a top-level body (`}`) comes between. A declaration whose `{` comes a few lines
+/// below (`interface X\n  extends Y<…> {`) counts too. `boundaries`: the file's
+/// [`boundary_lines`].
 pub fn enclosing_type_in<'t>(
     text: &'t str,
     boundaries: &[(usize, usize)],
@@ -749,16 +745,20 @@ pub fn enclosing_type_in<'t>(
     if line.starts_with('}') {
         return None;
     }
-    let rest = declared_type(line)?;
+    type_with_body(declared_type(line)?, &text[end..at])
+}
+
+/// The name a type declaration gives (`rest`: what follows `type ` or `interface `), if the
+/// declaration opens a body, on its line or on the lines `below` it.
+fn type_with_body<'t>(rest: &'t str, below: &str) -> Option<&'t str> {
     let name_end = rest
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .unwrap_or(rest.len());
-    let name = &rest[..name_end];
-    let tail = &rest[name_end..];
+    let (name, tail) = rest.split_at(name_end);
     let body = tail.contains("struct {")
         || tail.trim_end().ends_with('{')
         || tail.contains("= {")
-        || (!tail.contains([';', '{', '}']) && opens_below(&text[end..at]));
+        || (!tail.contains([';', '{', '}']) && opens_below(below));
     (body && !name.is_empty()).then_some(name)
 }
 
@@ -896,7 +896,12 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The walk up the lines that [`enclosing_type`] answers by a binary search over the
+    /// [`enclosing_type_in`] of a text, its boundary lines read for the one question.
+    fn enclosing_type(text: &str, at: usize) -> Option<&str> {
+        enclosing_type_in(text, &boundary_lines(text), at)
+    }
+
+    /// The walk up the lines that [`enclosing_type_in`] answers by a binary search over the
     /// boundary lines: the nearest type declaration or `}` line above `at`'s line decides.
     fn enclosing_type_by_walk(text: &str, at: usize) -> Option<&str> {
         let before = &text[..at];
@@ -908,15 +913,7 @@ mod tests {
                 return None;
             }
             if let Some(rest) = declared_type(line) {
-                let name_end = rest
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-                    .unwrap_or(rest.len());
-                let (name, tail) = rest.split_at(name_end);
-                let body = tail.contains("struct {")
-                    || tail.trim_end().ends_with('{')
-                    || tail.contains("= {")
-                    || (!tail.contains([';', '{', '}']) && opens_below(&before[end..]));
-                return (body && !name.is_empty()).then_some(name);
+                return type_with_body(rest, &before[end..]);
             }
             if start == 0 {
                 return None;
