@@ -324,19 +324,24 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         )
     }
 
-    /// Does `needle` occur in the file? Found once per file (the search stops at the first
-    /// occurrence).
+    /// Does `needle` occur in the file? What the prefilter says of its literals is the answer;
+    /// another needle is searched for once per file (the search stops at the first
+    /// occurrence). (The prefilter is asked first, not the memo: the memo is a list compared
+    /// entry by entry, and most needles asked about are the prefilter's literals.)
     pub fn contains(&self, needle: &str) -> bool {
+        match self.first.and_then(|f| f.of(needle)) {
+            Some(None) => return false,
+            Some(Some(_)) if self.first_is_own => return true,
+            _ => {}
+        }
         self.contains.get(
             |n| n == needle,
             || needle.to_string(),
-            || match self.first.and_then(|f| f.of(needle)) {
-                Some(None) => false,
-                Some(Some(_)) if self.first_is_own => true,
-                _ => self.search_start_bounded(needle).is_some_and(|start| {
+            || {
+                self.search_start_bounded(needle).is_some_and(|start| {
                     memchr::memmem::find(&self.src.text.as_bytes()[start..], needle.as_bytes())
                         .is_some()
-                }),
+                })
             },
         )
     }
