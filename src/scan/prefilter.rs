@@ -40,6 +40,11 @@
 //! searched literals only once an anchor of their detector is found added 10 % to the
 //! prefilter's instructions: the anchors are mostly common words found in most files, and a
 //! literal brought in by an anchor found in a later chunk must be searched for before it.
+//! Stamping only the sequences whose four bytes are all among the literals' bytes (45 % of the
+//! corpus's sequences), classified with vector lookups and packed with a permutation table,
+//! ran at the speed of stamping all of them: one-byte stores to random places of a table take
+//! about two cycles each on the machines measured, and the classifying and packing cost what
+//! the saved stores did.
 //!
 //! A chunk is checked only for the literals not found yet (the found leave a list), and each
 //! literal's sequences are checked from the rarest-looking, so that the check of an absent
