@@ -43,7 +43,7 @@
 //! Stamping only the sequences whose four bytes are all among the literals' bytes (45 % of the
 //! corpus's sequences), classified with vector lookups and packed with a permutation table,
 //! ran at the speed of stamping all of them: one-byte stores to random places of a table take
-//! about two cycles each on the machines measured, and the classifying and packing cost what
+//! about two cycles each on the machine measured (Zen 3), and the classifying and packing cost what
 //! the saved stores did.
 //!
 //! A chunk is checked only for the literals not found yet (the found leave a list), and each
