@@ -1,8 +1,6 @@
 //! Command-line flags: `gitlab-runner register --locked`, `-r TOKEN`, `--tag-list=a,b`, and the
 //! environment variable the program reads for a flag.
 
-use std::rc::Rc;
-
 use serde::Serialize;
 
 use super::check::{Fields, is_ident};
@@ -144,25 +142,17 @@ impl PatternKind for CliFlag {
         // A flag is a word that starts with the flag as written (quotes only wrap it): only the
         // commands whose line holds the flag or the short flag are read.
         let written = ctx.contains(flag) || short.is_some_and(|s| ctx.contains(s));
+        let written_in = FlagHeads::new(flag, short);
+        let text = ctx.src.text.as_bytes();
+        // The flags' bits ([`dash_head`]): only the commands whose line has one of them are
+        // read, and of those only the ones whose line holds the flag or the short flag.
+        let bits = dash_head(flag) | short.map_or(0, dash_head);
         let commands = if written {
-            ctx.commands(program, sub)
+            ctx.flagged_commands(program, sub, bits)
         } else {
             Default::default()
         };
-        let written_in = FlagHeads::new(flag, short);
-        let text = ctx.src.text.as_bytes();
-        // The flags' bits of the commands' lines, found once for all the flags looked for: a
-        // line without the flag's bit is passed over without being read.
-        let heads = if commands.is_empty() {
-            Rc::from([])
-        } else {
-            ctx.command_dash_heads(program, sub)
-        };
-        let bits = dash_head(flag) | short.map_or(0, dash_head);
-        for (cmd, &line_bits) in commands.iter().zip(heads.iter()) {
-            if line_bits & bits == 0 {
-                continue;
-            }
+        for (cmd, _) in commands.iter() {
             if cmd
                 .args_reach()
                 .is_some_and(|(from, to)| !written_in.holds(&text[from..to]))

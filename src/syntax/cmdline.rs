@@ -214,6 +214,7 @@ pub fn find<'t>(text: &'t str, program: &str, subcommand: &str, yaml: bool) -> V
         &Occurrences::of(text, program, yaml),
         subcommand,
         yaml,
+        None,
     )
 }
 
@@ -236,6 +237,25 @@ struct Place {
     /// list, whose items are read at once).
     words: std::ops::Range<usize>,
     extent: Extent,
+    /// For a program that starts its line in a file that is not YAML ([`opens_line`]): its
+    /// words end with its logical line, so they are not read until a flag may be among them.
+    /// The [`dash_heads`] of the rest of that line, and where it ends.
+    plain: Option<(u64, usize)>,
+}
+
+/// Does the program at `at..end` start its line (after blanks only) in a file that is not
+/// YAML? Then no quote is open before it, it is no item of an exec-form list, no folded scalar
+/// holds it, no variable stores it (its line has nothing before it) and no `image:` names it:
+/// its words run to the end of its logical line ([`reach`]), and only those can hold its
+/// flags.
+fn opens_line(b: &[u8], at: usize, end: usize, yaml: bool) -> bool {
+    !yaml
+        && b.get(end) != Some(&b':')
+        && b[..at]
+            .iter()
+            .rev()
+            .take_while(|&&c| c != b'\n')
+            .all(|&c| c == b' ' || c == b'\t')
 }
 
 impl<'t> Occurrences<'t> {
@@ -248,6 +268,17 @@ impl<'t> Occurrences<'t> {
             .into_iter()
             .map(|(at, end)| {
                 let from = words.len();
+                if opens_line(text.as_bytes(), at, end, yaml) {
+                    let b = text.as_bytes();
+                    let to = reach(b, end, Extent::Line).unwrap_or(b.len());
+                    return Place {
+                        at,
+                        end,
+                        words: from..from,
+                        extent: Extent::Line,
+                        plain: Some((dash_heads(&b[end..to]), to)),
+                    };
+                }
                 let extent =
                     command_words_into(text, at, end, yaml, &mut words, &mut unquoted, true);
                 Place {
@@ -255,6 +286,7 @@ impl<'t> Occurrences<'t> {
                     end,
                     words: from..words.len(),
                     extent,
+                    plain: None,
                 }
             })
             .collect();
@@ -265,26 +297,38 @@ impl<'t> Occurrences<'t> {
     }
 }
 
-/// Like [`find`], over the program's occurrences parsed before.
+/// Like [`find`], over the program's occurrences parsed before. With `flags` (the [`dash_head`]s
+/// of the flags looked for), a command that starts its line ([`opens_line`]) is left out when
+/// its line holds none of them: its words are not read. Without, every command is found.
 pub fn find_in<'t>(
     text: &'t str,
     occurrences: &Occurrences<'t>,
     subcommand: &str,
     yaml: bool,
+    flags: Option<u64>,
 ) -> Vec<Command<'t>> {
     let b = text.as_bytes();
-    let mut out = Vec::with_capacity(occurrences.places.len());
+    let mut out = Vec::new();
+    let mut read = Vec::new();
     for place in &occurrences.places {
-        let (at, end, range) = (place.at, place.end, &place.words);
+        let (at, end) = (place.at, place.end);
+        let words: &[Word<'t>] = match place.plain {
+            Some((heads, _)) if flags.is_some_and(|f| heads & f == 0) => continue,
+            Some(_) => {
+                read.clear();
+                command_words_into(text, at, end, yaml, &mut read, &mut String::new(), true);
+                &read
+            }
+            None => &occurrences.words[place.words.clone()],
+        };
         let named = || {
-            let words = &occurrences.words[range.clone()];
             let i = words.iter().position(|w| !w.text.starts_with('-'))?;
             (words[i].text == subcommand).then(|| {
                 let args = if matches!(place.extent, Extent::List(_)) {
                     ArgsAt::Read(Args {
                         words: occurrences.words.clone(),
-                        from: range.start + i + 1,
-                        to: range.end,
+                        from: place.words.start + i + 1,
+                        to: place.words.end,
                     })
                 } else {
                     ArgsAt::Line {
@@ -293,7 +337,10 @@ pub fn find_in<'t>(
                         at,
                         end,
                         skip: i + 1,
-                        reach: reach(b, end, place.extent),
+                        reach: match place.plain {
+                            Some((_, to)) => Some(to),
+                            None => reach(b, end, place.extent),
+                        },
                     }
                 };
                 (words[i].clone(), args)
@@ -1180,6 +1227,9 @@ mod tests {
         assert_eq!(args(&c[0]), ["--locked"]);
         let t = "gitlab-runner --debug exec shell test\n";
         assert_eq!(find(t, "gitlab-runner", "exec", true).len(), 1);
+        // A command line without a dash, in a file that is not YAML.
+        let t = "gitlab-runner exec shell test\n";
+        assert_eq!(find(t, "gitlab-runner", "exec", false).len(), 1);
         assert!(find(t, "gitlab-runner", "register", true).is_empty());
     }
 
@@ -1451,6 +1501,73 @@ mod tests {
                 program_variables_by_every_use(&text, "gitlab-runner"),
                 "{:?}", text
             );
+        }
+    }
+
+    /// The program's places in `find_in(…, flags)`, and whether each is a stored command's use.
+    fn places_with(t: &str, yaml: bool, flags: Option<u64>) -> Vec<(usize, bool)> {
+        let occurrences = Occurrences::of(t, "gitlab-runner", yaml);
+        find_in(t, &occurrences, "register", yaml, flags)
+            .iter()
+            .map(|c| (c.program.start, c.alias))
+            .collect()
+    }
+
+    #[test]
+    fn commands_that_open_their_line_are_read_only_if_a_flag_may_be_there() {
+        let t = "gitlab-runner register --url x\ngitlab-runner register \\\n  --locked\n  \
+                 gitlab-runner register --paused\nREG=\"gitlab-runner register\"\n$REG --locked\n";
+        let locked = Some(dash_head("--locked"));
+        let at = |s: &str| t.find(s).unwrap();
+        // Every command, then those whose line may hold `--locked`: the one continued onto the
+        // next line, and the stored command (its line is not the command's) with its use.
+        assert_eq!(places_with(t, false, None).len(), 5);
+        assert_eq!(
+            places_with(t, false, locked),
+            [
+                (at("gitlab-runner register \\"), false),
+                (at("gitlab-runner register\""), false),
+                (at("$REG"), true),
+            ]
+        );
+        // In YAML no command is passed over (a folded scalar goes on over its lines).
+        assert_eq!(places_with(t, true, locked).len(), 5);
+    }
+
+    proptest::proptest! {
+        /// Passing over the commands whose line holds no flag looked for loses no command whose
+        /// words hold one.
+        #[test]
+        fn no_command_with_a_flag_is_passed_over(
+            lines in proptest::collection::vec((
+                proptest::sample::select(vec![
+                    "", "  ", "REG=\"", "# ", "- ", "x; ", "[\"", "command: ", "key: >-\n  ",
+                ]),
+                proptest::sample::select(vec!["gitlab-runner register", "$REG", "gitlab-runner"]),
+                proptest::collection::vec(proptest::sample::select(vec![
+                    " --locked", "=1", " --url x", " -l", " \\\n", " \\\n  --locked", "\"",
+                    "\", \"", "\n  --locked", " {{ x }}", "'",
+                ]), 0..4),
+            ), 0..6),
+            yaml in proptest::bool::ANY,
+        ) {
+            let text: String = lines
+                .iter()
+                .map(|(before, program, after)| format!("{before}{program}{}\n", after.concat()))
+                .collect();
+            let locked = Some(dash_head("--locked"));
+            let all = find(&text, "gitlab-runner", "register", yaml);
+            let some = places_with(&text, yaml, locked);
+            for c in &all {
+                if c.args().iter().any(|w| w.text.starts_with("--locked")) {
+                    proptest::prop_assert!(
+                        some.contains(&(c.program.start, c.alias)), "{:?}", text
+                    );
+                }
+            }
+            let every: Vec<(usize, bool)> =
+                all.iter().map(|c| (c.program.start, c.alias)).collect();
+            proptest::prop_assert!(some.iter().all(|p| every.contains(p)), "{:?}", text);
         }
     }
 

@@ -126,8 +126,9 @@ pub struct FileCtx<'s, 'a> {
     rest_api_base: OnceCell<bool>,
     /// Parsed command lines, by (program, subcommand).
     commands: Memo<(String, String), Rc<Vec<cmdline::Command<'a>>>>,
-    /// Per command of a (program, subcommand), the [`cmdline::dash_heads`] of its line.
-    dash_heads: Memo<(String, String), Rc<[u64]>>,
+    /// The commands of a (program, subcommand) whose line may hold some of a set of flags,
+    /// each with the [`cmdline::dash_heads`] of its line, by (program, subcommand, flags).
+    flagged: Memo<(String, String, u64), FlaggedCommands<'a>>,
     /// Where each program is written as a command, with its words, by program (shared by its
     /// subcommands).
     occurrences: Memo<String, Rc<cmdline::Occurrences<'a>>>,
@@ -147,6 +148,9 @@ pub struct FileCtx<'s, 'a> {
 /// Values made once per file and shared by its detectors, by key (a file asks for few keys, so
 /// a list is searched).
 struct Memo<K, V>(RefCell<Vec<(K, V)>>);
+
+/// Commands, each with the bits of the flags its line may hold ([`FileCtx::flagged_commands`]).
+pub type FlaggedCommands<'a> = Rc<Vec<(cmdline::Command<'a>, u64)>>;
 
 impl<K, V> Default for Memo<K, V> {
     fn default() -> Self {
@@ -182,7 +186,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             type_boundaries: OnceCell::new(),
             rest_api_base: OnceCell::new(),
             commands: Memo::default(),
-            dash_heads: Memo::default(),
+            flagged: Memo::default(),
             occurrences: Memo::default(),
             offsets: Memo::default(),
             contains: Memo::default(),
@@ -262,49 +266,75 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         self.commands.get(
             |(p, s)| p == program && s == subcommand,
             || (program.to_string(), subcommand.to_string()),
+            || Rc::new(self.find_commands(program, subcommand, None)),
+        )
+    }
+
+    /// The commands of [`Self::commands`] whose line may hold one of `flags` (the
+    /// [`cmdline::dash_head`]s of the flags looked for), each with the bits of the flags its line
+    /// may hold ([`cmdline::dash_heads`]; every bit for a command whose words may run beyond its
+    /// line). The commands that start their line and hold none of the flags are passed over
+    /// without reading their words.
+    pub fn flagged_commands(
+        &self,
+        program: &str,
+        subcommand: &str,
+        flags: u64,
+    ) -> FlaggedCommands<'a> {
+        self.flagged.get(
+            |(p, s, f)| p == program && s == subcommand && *f == flags,
+            || (program.to_string(), subcommand.to_string(), flags),
             || {
-                // The subcommand is written wherever a command is (on its line, in a runner
-                // image's `command:`, or where a command is stored).
-                if !self.contains(subcommand) {
-                    return Rc::new(Vec::new());
-                }
-                let occurrences = self.occurrences.get(
-                    |p| p == program,
-                    || program.to_string(),
-                    || {
-                        Rc::new(cmdline::Occurrences::of(
-                            self.src.text,
-                            program,
-                            self.is_yaml(),
-                        ))
-                    },
-                );
-                let mut found =
-                    cmdline::find_in(self.src.text, &occurrences, subcommand, self.is_yaml());
-                found.retain(|c| !self.src.in_comment(c.program.start));
+                let text = self.src.text.as_bytes();
+                let found = self
+                    .find_commands(program, subcommand, Some(flags))
+                    .into_iter()
+                    .map(|c| {
+                        let heads = match c.args_reach() {
+                            Some((from, to)) => cmdline::dash_heads(&text[from..to]),
+                            None => u64::MAX,
+                        };
+                        (c, heads)
+                    })
+                    .filter(|&(_, heads)| heads & flags != 0)
+                    .collect();
                 Rc::new(found)
             },
         )
     }
 
-    /// Per command of [`Self::commands`], the bits of the flags its line may hold
-    /// ([`cmdline::dash_heads`]; every bit for a command whose words may run beyond its line):
-    /// found once per file, for every flag looked for in the commands.
-    pub fn command_dash_heads(&self, program: &str, subcommand: &str) -> Rc<[u64]> {
-        self.dash_heads.get(
-            |(p, s)| p == program && s == subcommand,
-            || (program.to_string(), subcommand.to_string()),
+    /// The commands of `program subcommand` outside comments ([`cmdline::find_in`]).
+    fn find_commands(
+        &self,
+        program: &str,
+        subcommand: &str,
+        flags: Option<u64>,
+    ) -> Vec<cmdline::Command<'a>> {
+        // The subcommand is written wherever a command is (on its line, in a runner image's
+        // `command:`, or where a command is stored).
+        if !self.contains(subcommand) {
+            return Vec::new();
+        }
+        let occurrences = self.occurrences.get(
+            |p| p == program,
+            || program.to_string(),
             || {
-                let text = self.src.text.as_bytes();
-                self.commands(program, subcommand)
-                    .iter()
-                    .map(|c| match c.args_reach() {
-                        Some((from, to)) => cmdline::dash_heads(&text[from..to]),
-                        None => u64::MAX,
-                    })
-                    .collect()
+                Rc::new(cmdline::Occurrences::of(
+                    self.src.text,
+                    program,
+                    self.is_yaml(),
+                ))
             },
-        )
+        );
+        let mut found = cmdline::find_in(
+            self.src.text,
+            &occurrences,
+            subcommand,
+            self.is_yaml(),
+            flags,
+        );
+        found.retain(|c| !self.src.in_comment(c.program.start));
+        found
     }
 
     /// The offsets of every occurrence of `needle` in the file, found once per file (the REST
