@@ -391,8 +391,19 @@ pub fn find_in<'t>(
 /// Where `program` is written as a command word (or a variable named after it), in order.
 fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
     let b = text.as_bytes();
-    let mut starts: Vec<(usize, usize)> = Vec::new();
-    for at in memchr::memmem::find_iter(b, program.as_bytes()) {
+    let mut written = Vec::new();
+    let (mut starts, complete) = program_variables(text, program, &mut written);
+    if !complete {
+        written.clear();
+        written.extend(memchr::memmem::find_iter(b, program.as_bytes()));
+    }
+    // Occurrences that do not overlap, as a substring search gives them.
+    let mut after = 0;
+    for at in written {
+        if at < after {
+            continue;
+        }
+        after = at + program.len();
         if at > 0 && (is_word_byte(b[at - 1]) && b[at - 1] != b'.' || b[at - 1] == b'$') {
             continue;
         }
@@ -411,7 +422,6 @@ fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
         }
         starts.push((at, end));
     }
-    starts.extend(program_variables(text, program));
     starts.sort_unstable();
     starts
 }
@@ -756,12 +766,21 @@ fn squash(s: &str) -> String {
 /// the name's other letters around it with only `-`, `_` and `.` between them, and then the
 /// variable use around that: the same uses as [`variable_refs`] gives whose squashed name
 /// holds the program's.
-fn program_variables(text: &str, program: &str) -> Vec<(usize, usize)> {
+///
+/// The same pass finds where the program is written as it is, when its anchor is one of its
+/// letters written once (`b` of `gitlab-runner`): those places are pushed to `written`, and the
+/// flag returned says so; a file that runs the program a thousand times is then read once for
+/// the program and its variables, not twice.
+fn program_variables(
+    text: &str,
+    program: &str,
+    written: &mut Vec<usize>,
+) -> (Vec<(usize, usize)>, bool) {
     let want = squash(program);
     let w = want.as_bytes();
     // A name is ASCII: it cannot hold a squashed name that is not.
     if w.is_empty() || !want.is_ascii() {
-        return Vec::new();
+        return (Vec::new(), false);
     }
     // Letters from the rarest in English and code to the commonest.
     const RARITY: &[u8] = b"zqxjkvbpygfwmucldrhsnioate";
@@ -776,21 +795,22 @@ fn program_variables(text: &str, program: &str) -> Vec<(usize, usize)> {
     // the anchor of the program written as it is (`gitlab-runner register`, the common case)
     // is matched by that very text, which holds the `-`, so it is no variable's and is passed
     // over at once.
-    let written = program.as_bytes();
+    let spelled = program.as_bytes();
     let sep = |c: &u8| matches!(c, b'-' | b'_' | b'.');
-    let at_in_program = (written.contains(&b'-')
-        && !written.first().is_some_and(sep)
-        && !written.last().is_some_and(sep)
-        && written.iter().filter(|&&c| c == anchor).count() == 1
+    let at_in_program = (spelled.contains(&b'-')
+        && !spelled.first().is_some_and(sep)
+        && !spelled.last().is_some_and(sep)
+        && spelled.iter().filter(|&&c| c == anchor).count() == 1
         && w.iter().filter(|&&c| c == anchor).count() == 1)
-        .then(|| written.iter().position(|&c| c == anchor))
+        .then(|| spelled.iter().position(|&c| c == anchor))
         .flatten();
     let mut out = Vec::new();
     for p in memchr::memchr2_iter(anchor, anchor.to_ascii_uppercase(), b) {
         if let Some(i) = at_in_program
             && p >= i
-            && b[p - i..].starts_with(written)
+            && b[p - i..].starts_with(spelled)
         {
+            written.push(p - i);
             continue;
         }
         for k in (0..w.len()).filter(|&k| w[k] == anchor) {
@@ -804,7 +824,7 @@ fn program_variables(text: &str, program: &str) -> Vec<(usize, usize)> {
     }
     out.sort_unstable();
     out.dedup();
-    out
+    (out, at_in_program.is_some())
 }
 
 /// If `w` (squashed, lower case) is written around `p` with its letter `k` at `p`, in any case
@@ -1273,7 +1293,11 @@ mod tests {
         assert_eq!(args(&c[0]), ["--registration-token", "$t"]);
         assert_eq!(c[0].program.text, "$gitLabRunnerPath");
         // A name at the very start of the text, in no variable use (an underflow once).
-        assert!(program_variables("GITLAB_RUNNER x", "gitlab-runner").is_empty());
+        assert!(
+            program_variables("GITLAB_RUNNER x", "gitlab-runner", &mut Vec::new())
+                .0
+                .is_empty()
+        );
         let t = "${GITLAB_RUNNER_BIN} register -r x\n$RUNNER register -r x\n{{ gitlab_runner.token }} x\n";
         let c = find(t, "gitlab-runner", "register", false);
         assert_eq!(c.len(), 1);
@@ -1496,11 +1520,18 @@ mod tests {
             ]), 0..24),
         ) {
             let text = parts.concat();
+            let mut written = Vec::new();
+            let (variables, complete) = program_variables(&text, "gitlab-runner", &mut written);
             proptest::prop_assert_eq!(
-                program_variables(&text, "gitlab-runner"),
+                variables,
                 program_variables_by_every_use(&text, "gitlab-runner"),
                 "{:?}", text
             );
+            // The places of the program found on the way are where a substring search finds it.
+            proptest::prop_assert!(complete);
+            let searched: Vec<usize> =
+                memchr::memmem::find_iter(text.as_bytes(), "gitlab-runner").collect();
+            proptest::prop_assert_eq!(written, searched, "{:?}", text);
         }
     }
 
