@@ -335,9 +335,11 @@ impl Scanner {
         }
         let class = classify::sniff(class, text);
         let src = Source::new(path, text, class);
+        let surely_absent = |needle: &[u8]| scratch.prefilter.surely_absent(needle);
         let first = FirstOffsets {
             index: self.prefilter.index(),
             first: scratch.prefilter.first_offsets(),
+            surely_absent: &surely_absent,
         };
         let ctx = FileCtx::new(&src)
             .with_ci_project(file.ci_project)

@@ -150,6 +150,9 @@ pub struct Scratch {
     stamps: Box<[Stamp; 1 << HASH_BITS]>,
     /// The number of the current chunk (never 0 while a chunk is read: 0 is "never").
     stamp: Stamp,
+    /// The stamp of the last file's only chunk, when one chunk held the whole file and no
+    /// chunk was stamped since: every sequence of the file is stamped with it.
+    whole: Option<Stamp>,
     /// The literals not found yet in the text being read.
     missing: Vec<usize>,
     /// Per literal, where it first occurs in the last file ([`ABSENT`], [`NOT_LOOKED_FOR`]).
@@ -173,6 +176,7 @@ impl Default for Scratch {
         Self {
             stamps: Box::new([0; 1 << HASH_BITS]),
             stamp: 0,
+            whole: None,
             missing: Vec::new(),
             first: Vec::new(),
             candidates: Vec::new(),
@@ -192,6 +196,19 @@ impl Scratch {
     /// [`NOT_LOOKED_FOR`]); [`Prefilter::index`] says which literal is where.
     pub fn first_offsets(&self) -> &[usize] {
         &self.first
+    }
+
+    /// Is `needle` surely absent from the last file, by its four-byte sequences? It is when the
+    /// file was stamped as one chunk and one of the needle's sequences is not stamped: a text
+    /// that is not a literal of the prefilter is then known absent without a search. `false`:
+    /// it may occur (or nothing is known: a needle under four bytes, a file of several chunks).
+    pub fn surely_absent(&self, needle: &[u8]) -> bool {
+        let Some(stamp) = self.whole else {
+            return false;
+        };
+        needle
+            .windows(4)
+            .any(|g| self.stamps[gram_hash(u32::from_le_bytes([g[0], g[1], g[2], g[3]]))] != stamp)
     }
 }
 
@@ -332,6 +349,7 @@ impl Prefilter {
             scratch.starts.clear();
             scratch.starts_of = self.id;
         }
+        scratch.whole = None;
         let start = match scratch.starts.iter().position(|(k, _)| *k == kinds) {
             Some(i) => i,
             None => {
@@ -422,6 +440,7 @@ impl Prefilter {
             let chunk = &text[at..(at + CHUNK + self.longest).min(text.len())];
             let stamp = next_stamp(&mut scratch.stamp, &mut scratch.stamps);
             self.stamp_grams(chunk, &mut scratch.stamps, stamp);
+            scratch.whole = (at == 0 && chunk.len() == text.len()).then_some(stamp);
             let stamps = &scratch.stamps;
             let mut k = 0;
             while k < missing.len() {
@@ -833,6 +852,33 @@ mod tests {
         );
         assert_eq!(scratch.candidates(), &[0]);
         assert_eq!(scratch.first_offsets()[at("/api/v4")], ABSENT);
+    }
+
+    proptest::proptest! {
+        /// A text is said to be absent only when it is: in a file of one chunk, any part of the
+        /// file is never said absent, and one with a sequence the file lacks mostly is; of a
+        /// file of several chunks nothing is said.
+        #[test]
+        fn only_absent_texts_are_said_absent(
+            words in proptest::collection::vec(proptest::sample::select(vec![
+                "merge_requests", "approvals", "projects", "/", ":id", " ", "\n", "runners",
+            ]), 1..40),
+            from in 0usize..400,
+            len in 0usize..40,
+        ) {
+            let p = Prefilter::new(&[needs(&["runners"])]);
+            let mut scratch = Scratch::default();
+            let text = words.concat();
+            p.candidates(text.as_bytes(), &mut scratch, &ALL_MARKERS, KindSet::all());
+            let from = from.min(text.len());
+            let part = &text.as_bytes()[from..(from + len).min(text.len())];
+            proptest::prop_assert!(!scratch.surely_absent(part));
+            proptest::prop_assert!(scratch.surely_absent(b"pipelines"));
+            // Several chunks: the table holds only the last.
+            let long = text.repeat(CHUNK / text.len() + 2);
+            p.candidates(long.as_bytes(), &mut scratch, &ALL_MARKERS, KindSet::all());
+            proptest::prop_assert!(!scratch.surely_absent(b"pipelines"));
+        }
     }
 
     #[test]

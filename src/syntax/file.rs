@@ -29,6 +29,9 @@ pub struct FirstOffsets<'s> {
     pub index: &'s LiteralIndex,
     /// Per literal, the offset of its first occurrence, or [`ABSENT`], or [`NOT_LOOKED_FOR`].
     pub first: &'s [usize],
+    /// Is a text that is not one of the literals surely absent from the file, as the same pass
+    /// can tell (`false`: it may occur)?
+    pub surely_absent: &'s dyn Fn(&[u8]) -> bool,
 }
 
 /// Literals, each with a number, found by their text with a hash: one probe mostly, where a
@@ -209,6 +212,15 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         self
     }
 
+    /// Is `needle` surely absent, as the prefilter's pass over this very text tells
+    /// ([`FirstOffsets::surely_absent`])? (A region's copy holds blanks the file lacks.)
+    fn surely_absent(&self, needle: &str) -> bool {
+        self.first_is_own
+            && self
+                .first
+                .is_some_and(|f| (f.surely_absent)(needle.as_bytes()))
+    }
+
     /// Where a search for `needle` can start: no occurrence is before it. `None`: `needle` does
     /// not occur.
     pub fn search_start(&self, needle: &str) -> Option<usize> {
@@ -344,6 +356,9 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             |n| n == needle,
             || needle.to_string(),
             || {
+                if self.surely_absent(needle) {
+                    return Rc::from([]);
+                }
                 let Some(start) = self.search_start_bounded(needle) else {
                     return Rc::from([]);
                 };
@@ -368,6 +383,9 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             |n| n == needle,
             || needle.to_string(),
             || {
+                if self.surely_absent(needle) {
+                    return false;
+                }
                 self.search_start_bounded(needle).is_some_and(|start| {
                     memchr::memmem::find(&self.src.text.as_bytes()[start..], needle.as_bytes())
                         .is_some()
@@ -541,7 +559,11 @@ mod tests {
 
     /// "RUNNER" first at 0, "ABSENT" nowhere (as the prefilter would say of this text).
     fn first_offsets<'s>(index: &'s LiteralIndex, first: &'s [usize]) -> FirstOffsets<'s> {
-        FirstOffsets { index, first }
+        FirstOffsets {
+            index,
+            first,
+            surely_absent: &|_| false,
+        }
     }
 
     /// Every literal is found with its number, and nothing else is: not a part of one, not one
