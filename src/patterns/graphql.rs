@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::check::{Fields, is_ident};
 use super::{Hit, PatternKind};
 use crate::syntax::graphql::{Kind, Name};
-use crate::syntax::{FileCtx, FileKind, word_offsets, WordBytes};
+use crate::syntax::{FileCtx, FileKind, WordBytes, graphql_docs, word_offsets};
 
 /// What a GraphQL pattern names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -173,15 +173,33 @@ fn detect(
     let Some(start) = ctx.search_start(name) else {
         return out;
     };
-    if ctx.src.class.kind != FileKind::Graphql
-        && finder
+    let holds_name = |doc: &graphql_docs::Doc| {
+        doc.end >= start && finder.find(doc.text(text).as_bytes()).is_some()
+    };
+    let types_looked_at = matches!(element, GraphqlElement::Field | GraphqlElement::Argument);
+    if ctx.src.class.kind != FileKind::Graphql {
+        // Made for another pattern already, the documents and type definitions tell at once
+        // that there is nothing to report: none holds the name. (Each occurrence's line is
+        // lexed only where they may.)
+        let in_no_document = ctx
+            .graphql_made()
+            .is_some_and(|docs| !docs.iter().any(holds_name));
+        let in_no_type = !types_looked_at
+            || ctx
+                .graphql_types_made()
+                .is_some_and(|fields| fields.iter().all(|f| f.name != name));
+        if in_no_document && in_no_type {
+            return out;
+        }
+        if finder
             .find_iter(&text.as_bytes()[start..])
             .all(|at| ctx.src.in_comment(start + at))
-    {
-        return out;
+        {
+            return out;
+        }
     }
     for doc in ctx.graphql() {
-        if doc.end < start || finder.find(doc.text(text).as_bytes()).is_none() {
+        if !holds_name(doc) {
             continue;
         }
         let parsed = doc.parsed(text);
@@ -226,7 +244,7 @@ fn detect(
         }
     }
     // Fields of output types, and of input types (an argument's input object).
-    if matches!(element, GraphqlElement::Field | GraphqlElement::Argument) {
+    if types_looked_at {
         out.extend(type_definition_hits(name, parents, ctx));
     }
     out

@@ -425,6 +425,16 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         self.graphql.get_or_init(|| graphql_docs::documents(self))
     }
 
+    /// The GraphQL documents, if a detector has asked for them already.
+    pub fn graphql_made(&self) -> Option<&[graphql_docs::Doc]> {
+        self.graphql.get().map(Vec::as_slice)
+    }
+
+    /// The fields of [`Self::graphql_types`], if a detector has asked for them already.
+    pub fn graphql_types_made(&self) -> Option<&[super::graphql_types::TypeField]> {
+        self.graphql_types.get().map(Vec::as_slice)
+    }
+
     /// The fields of the type definitions of a generated GraphQL client in the file (code only).
     pub fn graphql_types(&self) -> &[super::graphql_types::TypeField] {
         self.graphql_types.get_or_init(|| {
