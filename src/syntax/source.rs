@@ -135,18 +135,19 @@ impl<'a> Source<'a> {
         {
             return false;
         }
-        let line_end = memchr::memchr(b'\n', &b[offset..]).map_or(b.len(), |i| offset + i);
         let mut inside = false;
         let at = offset - line_start;
-        each_comment(
-            &self.text[line_start..line_end],
-            style,
-            at + 1,
-            false,
-            |s, e| {
-                inside |= s <= at && at < e;
-            },
-        );
+        // The text from the line's start, not cut at the line's end (found with a search): the
+        // lexer stops at the offset, a line comment or a string it meets ends at the end of the
+        // line, and a block comment that runs further holds the offset all the same. (An offset
+        // at the line break itself is the line's end: a comment there ends before it.)
+        let end = match b.get(offset) {
+            None | Some(b'\n') => offset,
+            Some(_) => b.len(),
+        };
+        each_comment(&self.text[line_start..end], style, at + 1, false, |s, e| {
+            inside |= s <= at && at < e;
+        });
         inside
     }
 
@@ -326,7 +327,7 @@ fn each_comment(
         i = match &mut far {
             Some(next) => next.at_or_after(i),
             None => {
-                while i < b.len() && !stops[usize::from(b[i])] {
+                while i < b.len().min(until) && !stops[usize::from(b[i])] {
                     i += 1;
                 }
                 i
