@@ -152,7 +152,7 @@ impl PatternKind for CliFlag {
         } else {
             Default::default()
         };
-        for (cmd, _) in commands.iter() {
+        for cmd in commands.iter() {
             if cmd
                 .args_reach()
                 .is_some_and(|(from, to)| !written_in.holds(&text[from..to]))

@@ -260,6 +260,7 @@ fn opens_line(b: &[u8], at: usize, end: usize, yaml: bool) -> bool {
 
 impl<'t> Occurrences<'t> {
     pub fn of(text: &'t str, program: &str, yaml: bool) -> Occurrences<'t> {
+        let b = text.as_bytes();
         let starts = program_starts(text, program);
         // The options before the subcommand are few: mostly the subcommand alone.
         let mut words = Vec::with_capacity(starts.len() * 2);
@@ -268,8 +269,7 @@ impl<'t> Occurrences<'t> {
             .into_iter()
             .map(|(at, end)| {
                 let from = words.len();
-                if opens_line(text.as_bytes(), at, end, yaml) {
-                    let b = text.as_bytes();
+                if opens_line(b, at, end, yaml) {
                     let to = reach(b, end, Extent::Line).unwrap_or(b.len());
                     return Place {
                         at,

@@ -129,9 +129,9 @@ pub struct FileCtx<'s, 'a> {
     rest_api_base: OnceCell<bool>,
     /// Parsed command lines, by (program, subcommand).
     commands: Memo<(String, String), Rc<Vec<cmdline::Command<'a>>>>,
-    /// The commands of a (program, subcommand) whose line may hold some of a set of flags,
-    /// each with the [`cmdline::dash_heads`] of its line, by (program, subcommand, flags).
-    flagged: Memo<(String, String, u64), FlaggedCommands<'a>>,
+    /// The commands of a (program, subcommand) whose line may hold some of a set of flags, by
+    /// (program, subcommand, flags).
+    flagged: Memo<(String, String, u64), Rc<Vec<cmdline::Command<'a>>>>,
     /// Where each program is written as a command, with its words, by program (shared by its
     /// subcommands).
     occurrences: Memo<String, Rc<cmdline::Occurrences<'a>>>,
@@ -151,9 +151,6 @@ pub struct FileCtx<'s, 'a> {
 /// Values made once per file and shared by its detectors, by key (a file asks for few keys, so
 /// a list is searched).
 struct Memo<K, V>(RefCell<Vec<(K, V)>>);
-
-/// Commands, each with the bits of the flags its line may hold ([`FileCtx::flagged_commands`]).
-pub type FlaggedCommands<'a> = Rc<Vec<(cmdline::Command<'a>, u64)>>;
 
 impl<K, V> Default for Memo<K, V> {
     fn default() -> Self {
@@ -283,33 +280,25 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     }
 
     /// The commands of [`Self::commands`] whose line may hold one of `flags` (the
-    /// [`cmdline::dash_head`]s of the flags looked for), each with the bits of the flags its line
-    /// may hold ([`cmdline::dash_heads`]; every bit for a command whose words may run beyond its
-    /// line). The commands that start their line and hold none of the flags are passed over
-    /// without reading their words.
+    /// [`cmdline::dash_head`]s of the flags looked for; a command whose words may run beyond its
+    /// line may hold any). The commands that start their line and hold none of the flags are
+    /// passed over without reading their words.
     pub fn flagged_commands(
         &self,
         program: &str,
         subcommand: &str,
         flags: u64,
-    ) -> FlaggedCommands<'a> {
+    ) -> Rc<Vec<cmdline::Command<'a>>> {
         self.flagged.get(
             |(p, s, f)| p == program && s == subcommand && *f == flags,
             || (program.to_string(), subcommand.to_string(), flags),
             || {
                 let text = self.src.text.as_bytes();
-                let found = self
-                    .find_commands(program, subcommand, Some(flags))
-                    .into_iter()
-                    .map(|c| {
-                        let heads = match c.args_reach() {
-                            Some((from, to)) => cmdline::dash_heads(&text[from..to]),
-                            None => u64::MAX,
-                        };
-                        (c, heads)
-                    })
-                    .filter(|&(_, heads)| heads & flags != 0)
-                    .collect();
+                let mut found = self.find_commands(program, subcommand, Some(flags));
+                found.retain(|c| {
+                    c.args_reach()
+                        .is_none_or(|(from, to)| cmdline::dash_heads(&text[from..to]) & flags != 0)
+                });
                 Rc::new(found)
             },
         )
