@@ -124,6 +124,8 @@ pub struct Prefilter {
     longest: usize,
     /// literal index → indices into the scanner's detector table.
     users: Vec<Vec<usize>>,
+    /// The number of detectors (of needs).
+    detectors: usize,
     /// detector index → literal indices of which one must also occur (empty: none).
     context: Vec<Vec<usize>>,
     /// Per detector literal, the kinds of file of the detectors that need it.
@@ -155,6 +157,11 @@ pub struct Scratch {
     whole: Option<Stamp>,
     /// The literals not found yet in the text being read.
     missing: Vec<usize>,
+    /// The detector literals found in the last file, in the order found.
+    found: Vec<usize>,
+    /// One bit per detector: the users of the found literals, while candidates are made (all
+    /// clear between files).
+    marks: Vec<u64>,
     /// Per literal, where it first occurs in the last file ([`ABSENT`], [`NOT_LOOKED_FOR`]).
     first: Vec<usize>,
     candidates: Vec<usize>,
@@ -178,6 +185,8 @@ impl Default for Scratch {
             stamp: 0,
             whole: None,
             missing: Vec::new(),
+            found: Vec::new(),
+            marks: Vec::new(),
             first: Vec::new(),
             candidates: Vec::new(),
             starts: Vec::new(),
@@ -319,6 +328,7 @@ impl Prefilter {
             detector_literals,
             longest: unique.iter().map(|l| l.len()).max().unwrap_or(0),
             users,
+            detectors: needs.len(),
             context,
             kinds: literal_kinds,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -363,6 +373,7 @@ impl Prefilter {
         first.clear();
         first.extend_from_slice(&start.first);
         first.resize(self.literals.len(), ABSENT);
+        scratch.found.clear();
         let mut missing = std::mem::take(&mut scratch.missing);
         missing.clear();
         missing.extend_from_slice(&start.looked_for);
@@ -392,15 +403,27 @@ impl Prefilter {
             }
             self.occurring(text, scratch, &mut missing, &mut first);
         }
+        // The users of the found literals, marked once each and read in order (sorted, unique),
+        // those with a context literal kept only if one of them is found.
+        let marks = &mut scratch.marks;
+        marks.resize(self.detectors.div_ceil(64), 0);
+        for &lit in &scratch.found {
+            for &d in &self.users[lit] {
+                marks[d / 64] |= 1 << (d % 64);
+            }
+        }
         let out = &mut scratch.candidates;
         out.clear();
-        for lit in (0..self.detector_literals).filter(|&lit| found(&first, lit)) {
-            out.extend(self.users[lit].iter().copied().filter(|&d| {
-                self.context[d].is_empty() || self.context[d].iter().any(|&c| found(&first, c))
-            }));
+        for (w, word) in marks.iter_mut().enumerate() {
+            let mut bits = std::mem::take(word);
+            while bits != 0 {
+                let d = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.context[d].is_empty() || self.context[d].iter().any(|&c| found(&first, c)) {
+                    out.push(d);
+                }
+            }
         }
-        out.sort_unstable();
-        out.dedup();
         scratch.first = first;
         scratch.missing = missing;
         markers
@@ -457,6 +480,9 @@ impl Prefilter {
                     && let Some(pos) = l.finder().find(chunk)
                 {
                     first[lit] = at + pos;
+                    if lit < self.detector_literals {
+                        scratch.found.push(lit);
+                    }
                     missing.swap_remove(k);
                 } else {
                     k += 1;
