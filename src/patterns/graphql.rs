@@ -181,13 +181,17 @@ fn detect(
         // Made for another pattern already, the documents and type definitions tell at once
         // that there is nothing to report: none holds the name. (Each occurrence's line is
         // lexed only where they may.)
-        let in_no_document = ctx
-            .graphql_made()
-            .is_some_and(|docs| !docs.iter().any(holds_name));
+        let in_no_document = match ctx.graphql_made() {
+            Some(docs) => !docs.iter().any(holds_name),
+            None => !ctx.graphql_possible(),
+        };
+        // Where there can be no document, the type definitions are the only place left: made
+        // now, they spare lexing the lines of the name's occurrences.
         let in_no_type = !types_looked_at
-            || ctx
-                .graphql_types_made()
-                .is_some_and(|fields| fields.iter().all(|f| f.name != name));
+            || match ctx.graphql_types_made() {
+                Some(fields) => fields.iter().all(|f| f.name != name),
+                None => in_no_document && ctx.graphql_types().iter().all(|f| f.name != name),
+            };
         if in_no_document && in_no_type {
             return out;
         }

@@ -120,6 +120,8 @@ pub struct FileCtx<'s, 'a> {
     first_is_own: bool,
     yaml: OnceCell<Doc>,
     graphql: OnceCell<Vec<graphql_docs::Doc>>,
+    /// [`graphql_docs::may_hold_documents`], asked once.
+    graphql_possible: OnceCell<bool>,
     graphql_types: OnceCell<Vec<super::graphql_types::TypeField>>,
     sdk: OnceCell<SdkFile>,
     /// python-gitlab's manager declarations (`_create_attrs`, `_update_attrs`), read once.
@@ -179,6 +181,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             first_is_own: false,
             yaml: OnceCell::new(),
             graphql: OnceCell::new(),
+            graphql_possible: OnceCell::new(),
             graphql_types: OnceCell::new(),
             sdk: OnceCell::new(),
             manager_declarations: OnceCell::new(),
@@ -412,6 +415,14 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     /// The GraphQL documents of the file (the file itself, or documents embedded in code).
     pub fn graphql(&self) -> &[graphql_docs::Doc] {
         self.graphql.get_or_init(|| graphql_docs::documents(self))
+    }
+
+    /// May the file hold GraphQL documents ([`graphql_docs::may_hold_documents`])? `false`:
+    /// [`Self::graphql`] is surely empty.
+    pub fn graphql_possible(&self) -> bool {
+        *self
+            .graphql_possible
+            .get_or_init(|| graphql_docs::may_hold_documents(self))
     }
 
     /// The GraphQL documents, if a detector has asked for them already.

@@ -154,6 +154,42 @@ fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
     })
 }
 
+/// Does the text name GraphQL (in any case) or `gql`? A string literal that opens with `{` is
+/// a document only in such a file.
+fn mentions_graphql(text: &str) -> bool {
+    contains_ignore_case(text.as_bytes(), b"graphql") || text.contains("gql")
+}
+
+/// May the file's string literals hold a GraphQL document? A document embedded in code is a
+/// literal whose content, blanks trimmed from its start, starts with a keyword (`query`…), or
+/// with `{` in a file that [`mentions_graphql`]; the literal's opening quote comes right
+/// before that content. So where no keyword and no such `{` follows a quote and blanks, no
+/// literal is a document, and the literals need not be lexed (most files that name `query`
+/// name it as `req.query` or `querySelector`). A non-ASCII byte before the blanks may end a
+/// Unicode blank: then the answer is "may". A GraphQL file may always.
+pub fn may_hold_documents(ctx: &FileCtx) -> bool {
+    let text = ctx.src.text;
+    if ctx.src.class.kind == FileKind::Graphql {
+        return true;
+    }
+    let b = text.as_bytes();
+    let after_quote = |at: usize| {
+        let before = b[..at]
+            .iter()
+            .rposition(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0B' | b'\x0C'));
+        before.is_some_and(|i| b[i] >= 0x80 || matches!(b[i], b'"' | b'\'' | b'`'))
+    };
+    let keyword = DOCUMENT_KEYWORDS.iter().any(|k| {
+        ctx.search_start(k).is_some_and(|start| {
+            memchr::memmem::find_iter(&b[start..], k.as_bytes()).any(|at| after_quote(start + at))
+        })
+    });
+    keyword || (memchr::memchr_iter(b'{', b).any(after_quote) && mentions_graphql(text))
+}
+
+/// The words a document in code may start with.
+const DOCUMENT_KEYWORDS: [&str; 4] = ["query", "mutation", "subscription", "fragment"];
+
 /// The documents of a file (not parsed yet).
 pub fn documents(ctx: &FileCtx) -> Vec<Doc> {
     let text = ctx.src.text;
@@ -167,19 +203,23 @@ pub fn documents(ctx: &FileCtx) -> Vec<Doc> {
             ..Doc::default()
         }];
     }
-    let mentions_graphql = std::cell::LazyCell::new(|| {
-        contains_ignore_case(text.as_bytes(), b"graphql") || text.contains("gql")
-    });
+    if !ctx.graphql_possible() {
+        return Vec::new();
+    }
+    lexed_documents(ctx)
+}
+
+/// The documents embedded in a file's string literals, found by lexing them all.
+fn lexed_documents(ctx: &FileCtx) -> Vec<Doc> {
+    let text = ctx.src.text;
+    let mentions_graphql = std::cell::LazyCell::new(|| mentions_graphql(text));
     let mut docs = Vec::new();
     for (start, end, template) in string_literals(ctx) {
         let content = &text[start..end];
         let trimmed = content.trim_start();
-        let keyword = ["query", "mutation", "subscription", "fragment"]
-            .iter()
-            .any(|k| {
-                trimmed.starts_with(k)
-                    && trimmed[k.len()..].starts_with([' ', '\n', '\t', '{', '('])
-            });
+        let keyword = DOCUMENT_KEYWORDS.iter().any(|k| {
+            trimmed.starts_with(k) && trimmed[k.len()..].starts_with([' ', '\n', '\t', '{', '('])
+        });
         if !(keyword || (trimmed.starts_with('{') && *mentions_graphql)) {
             continue;
         }
@@ -234,6 +274,53 @@ mod tests {
             }
             proptest::prop_assert_eq!(closing_quote(b, 0, quote), j.min(b.len()), "{:?}", text);
         }
+    }
+
+    proptest::proptest! {
+        /// A file said to hold no document holds none: its string literals, lexed, give none.
+        #[test]
+        fn no_document_is_passed_over(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "\"", "'", "`", "'''", "\\", "\n", " ", "\t", "\u{a0}", "é", "a", "(",
+                "{", "}", "query", "mutation", "fragment", "subscription", "graphql", "gql",
+                "GraphQL", "// ", "/*", "*/", "#", "x.query", "req.", " {", "\r\n",
+            ]), 0..24),
+            name in proptest::sample::select(vec!["a.js", "a.py", "a.go", "a.rb", "a.sh"]),
+        ) {
+            let text = parts.concat();
+            let src = crate::syntax::source::Source::new(
+                name,
+                &text,
+                crate::syntax::classify::classify(name).unwrap(),
+            );
+            let ctx = FileCtx::new(&src);
+            if !lexed_documents(&ctx).is_empty() {
+                proptest::prop_assert!(may_hold_documents(&ctx), "{:?}", text);
+            }
+        }
+    }
+
+    #[test]
+    fn files_without_a_document_are_not_lexed() {
+        let says = |name: &str, text: &str| {
+            let class = crate::syntax::classify::classify(name).unwrap();
+            let src = crate::syntax::source::Source::new(name, text, class);
+            may_hold_documents(&FileCtx::new(&src))
+        };
+        // `query` and `{` after no quote: no document can start there.
+        assert!(!says(
+            "a.js",
+            "const q = req.query;\nif (x) { run(q.graphql); }\n"
+        ));
+        // After a quote and blanks, in a file that names GraphQL for `{`.
+        assert!(says(
+            "a.js",
+            "const q = gql`\n  query { project { id } }`;\n"
+        ));
+        assert!(says("a.py", "q = '''\n{ project { id } }'''  # graphql\n"));
+        assert!(!says("a.py", "q = '''\n{ project { id } }'''\n"));
+        // A non-ASCII blank (no-break space) before the keyword: maybe.
+        assert!(says("a.js", "const q = \"\u{a0}query { a }\";\n"));
     }
 
     #[test]
