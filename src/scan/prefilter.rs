@@ -363,7 +363,6 @@ impl Prefilter {
             scratch.starts.clear();
             scratch.starts_of = self.id;
         }
-        scratch.whole = None;
         let start = match scratch.starts.iter().position(|(k, _)| *k == kinds) {
             Some(i) => i,
             None => {

@@ -184,7 +184,7 @@ pub fn may_hold_documents(ctx: &FileCtx) -> bool {
             memchr::memmem::find_iter(&b[start..], k.as_bytes()).any(|at| after_quote(start + at))
         })
     });
-    keyword || (memchr::memchr_iter(b'{', b).any(after_quote) && mentions_graphql(text))
+    keyword || (mentions_graphql(text) && memchr::memchr_iter(b'{', b).any(after_quote))
 }
 
 /// The words a document in code may start with.
