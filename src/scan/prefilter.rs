@@ -100,13 +100,12 @@ fn vector_instructions() -> bool {
     }
 }
 
-/// One literal: its text, its searcher (made when the literal is first searched for: a scan of
-/// a few files searches for few of them, and making all of them is a quarter of the start-up's
-/// prefilter) and the distinct hashes of its four-byte sequences.
+/// One literal: its text and its searcher (made when the literal is first searched for: a scan
+/// of a few files searches for few of them, and making all of them is a quarter of the
+/// start-up's prefilter).
 struct Literal {
     text: Box<[u8]>,
     finder: OnceLock<Finder<'static>>,
-    hashes: Vec<u16>,
 }
 
 /// The literals and, for each, the detectors that need it.
@@ -119,6 +118,13 @@ pub struct Prefilter {
     /// apart from the literals, so that the per-chunk check of an absent literal mostly reads
     /// this small array and one entry of the table.
     rarest: Vec<u32>,
+    /// Per literal, the range of [`Self::grams`] that holds the hashes of its other sequences.
+    other_grams: Vec<(u32, u32)>,
+    /// The distinct hashes of the literals' four-byte sequences other than the rarest, the
+    /// rarest-looking first, one literal after another: the per-chunk check reads these few
+    /// kilobytes, not the literals (a literal and its own list of hashes were two cache
+    /// misses for each literal whose rarest sequence was stamped).
+    grams: Vec<u16>,
     /// The number of detector literals (the index of the suppression marker).
     detector_literals: usize,
     longest: usize,
@@ -321,13 +327,20 @@ impl Prefilter {
                 .collect(),
         );
         let literals: Vec<Literal> = unique.iter().map(|l| Literal::new(l)).collect();
+        let (mut rarest, mut other_grams, mut grams) = (Vec::new(), Vec::new(), Vec::new());
+        for l in &unique {
+            let hashes = gram_hashes(l.as_bytes());
+            rarest.push(hashes.first().map_or(NO_SEQUENCE, |&h| u32::from(h)));
+            let from = grams.len() as u32;
+            grams.extend(hashes.iter().skip(1));
+            other_grams.push((from, grams.len() as u32));
+        }
         Self {
             vector,
             index,
-            rarest: literals
-                .iter()
-                .map(|l| l.hashes.first().map_or(NO_SEQUENCE, |&h| u32::from(h)))
-                .collect(),
+            rarest,
+            other_grams,
+            grams,
             literals,
             detector_literals,
             longest: unique.iter().map(|l| l.len()).max().unwrap_or(0),
@@ -493,9 +506,11 @@ impl Prefilter {
                     k += 1;
                     continue;
                 }
-                let l = &self.literals[lit];
-                if l.hashes.iter().all(|&h| stamps[usize::from(h)] == stamp)
-                    && let Some(pos) = l.finder().find(chunk)
+                let (from, to) = self.other_grams[lit];
+                if self.grams[from as usize..to as usize]
+                    .iter()
+                    .all(|&h| stamps[usize::from(h)] == stamp)
+                    && let Some(pos) = self.literals[lit].finder().find(chunk)
                 {
                     first[lit] = at + pos;
                     if lit < self.detector_literals {
@@ -541,30 +556,32 @@ static RARITY: [u8; 256] = {
     t
 };
 
+/// The distinct hashes of the four-byte sequences of a literal, the rarest-looking first: a
+/// chunk without the literal most often lacks one of them, and the check stops there.
+fn gram_hashes(b: &[u8]) -> Vec<u16> {
+    let mut grams: Vec<(u32, u16)> = b
+        .windows(4)
+        .map(|g| {
+            let rarity = g.iter().map(|&c| u32::from(RARITY[usize::from(c)])).sum();
+            let h = gram_hash(u32::from_le_bytes([g[0], g[1], g[2], g[3]])) as u16;
+            (rarity, h)
+        })
+        .collect();
+    grams.sort_by_key(|&(rarity, _)| std::cmp::Reverse(rarity));
+    let mut hashes: Vec<u16> = Vec::with_capacity(grams.len());
+    for (_, h) in grams {
+        if !hashes.contains(&h) {
+            hashes.push(h);
+        }
+    }
+    hashes
+}
+
 impl Literal {
     fn new(text: &str) -> Self {
-        let b = text.as_bytes();
-        // The rarest-looking sequences first: a chunk without the literal most often lacks
-        // one of them, and the check stops there.
-        let mut grams: Vec<(u32, u16)> = b
-            .windows(4)
-            .map(|g| {
-                let rarity = g.iter().map(|&c| u32::from(RARITY[usize::from(c)])).sum();
-                let h = gram_hash(u32::from_le_bytes([g[0], g[1], g[2], g[3]])) as u16;
-                (rarity, h)
-            })
-            .collect();
-        grams.sort_by_key(|&(rarity, _)| std::cmp::Reverse(rarity));
-        let mut hashes: Vec<u16> = Vec::with_capacity(grams.len());
-        for (_, h) in grams {
-            if !hashes.contains(&h) {
-                hashes.push(h);
-            }
-        }
         Self {
-            text: b.into(),
+            text: text.as_bytes().into(),
             finder: OnceLock::new(),
-            hashes,
         }
     }
 
