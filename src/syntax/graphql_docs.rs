@@ -160,25 +160,58 @@ fn mentions_graphql(text: &str) -> bool {
     contains_ignore_case(text.as_bytes(), b"graphql") || text.contains("gql")
 }
 
+/// Where a document in a string literal's content would start ([`lexed_documents`]): after the
+/// blanks and, in a template literal, the `${…}` interpolations that come first (a client's
+/// documents often begin with the fragments they use: `` gql`${fragment} query …` ``). An
+/// interpolation ends at the first `}` after its `${`, as [`unescape_in_place`] blanks it.
+fn document_start(content: &str, template: bool) -> &str {
+    let mut rest = content.trim_start();
+    while template && rest.starts_with("${") {
+        rest = rest
+            .find('}')
+            .map_or("", |end| &rest[end + 1..])
+            .trim_start();
+    }
+    rest
+}
+
+/// Is `at` where a document in a string literal may start ([`document_start`]): after the
+/// opening quote, blanks and interpolations? A non-ASCII byte before the blanks may end a
+/// Unicode blank: "may".
+fn after_quote(b: &[u8], at: usize) -> bool {
+    let blank = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0B' | b'\x0C');
+    let Some(i) = b[..at].iter().rposition(|c| !blank(c)) else {
+        return false;
+    };
+    match b[i] {
+        c if c >= 0x80 => true,
+        b'"' | b'\'' | b'`' => true,
+        // The end of an interpolation: it starts at a `${` with no `}` after it before here,
+        // and may come right after the quote or another interpolation. (Of the `${` in that
+        // stretch, only the first can be after blanks alone, so this looks back once per
+        // interpolation.)
+        b'}' => {
+            let from = memchr::memrchr(b'}', &b[..i]).map_or(0, |j| j + 1);
+            memchr::memmem::find_iter(&b[from..i], b"${").any(|p| after_quote(b, from + p))
+        }
+        _ => false,
+    }
+}
+
 /// May the file's string literals hold a GraphQL document? A document embedded in code is a
-/// literal whose content, blanks trimmed from its start, starts with a keyword (`query`…), or
-/// with `{` in a file that [`mentions_graphql`]; the literal's opening quote comes right
-/// before that content. So where no keyword and no such `{` follows a quote and blanks, no
-/// literal is a document, and the literals need not be lexed (most files that name `query`
-/// name it as `req.query` or `querySelector`). A non-ASCII byte before the blanks may end a
-/// Unicode blank: then the answer is "may". A GraphQL file may always.
+/// literal whose content, from [`document_start`], starts with a keyword (`query`…), or with
+/// `{` in a file that [`mentions_graphql`]; the literal's opening quote comes before that
+/// content, with blanks and interpolations between ([`after_quote`]). So where no keyword and
+/// no such `{` follows a quote that way, no literal is a document, and the literals need not
+/// be lexed (most files that name `query` name it as `req.query` or `querySelector`). A GraphQL
+/// file may always.
 pub fn may_hold_documents(ctx: &FileCtx) -> bool {
     let text = ctx.src.text;
     if ctx.src.class.kind == FileKind::Graphql {
         return true;
     }
     let b = text.as_bytes();
-    let after_quote = |at: usize| {
-        let before = b[..at]
-            .iter()
-            .rposition(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0B' | b'\x0C'));
-        before.is_some_and(|i| b[i] >= 0x80 || matches!(b[i], b'"' | b'\'' | b'`'))
-    };
+    let after_quote = |at: usize| after_quote(b, at);
     let keyword = DOCUMENT_KEYWORDS.iter().any(|k| {
         ctx.search_start(k).is_some_and(|start| {
             memchr::memmem::find_iter(&b[start..], k.as_bytes()).any(|at| after_quote(start + at))
@@ -216,14 +249,14 @@ fn lexed_documents(ctx: &FileCtx) -> Vec<Doc> {
     let mut docs = Vec::new();
     for (start, end, template) in string_literals(ctx) {
         let content = &text[start..end];
-        let trimmed = content.trim_start();
+        let trimmed = document_start(content, template);
         let keyword = DOCUMENT_KEYWORDS.iter().any(|k| {
             trimmed.starts_with(k) && trimmed[k.len()..].starts_with([' ', '\n', '\t', '{', '('])
         });
         if !(keyword || (trimmed.starts_with('{') && *mentions_graphql)) {
             continue;
         }
-        if !graphql::looks_like_document(content) {
+        if !graphql::looks_like_document(trimmed) {
             continue;
         }
         docs.push(Doc {
@@ -283,7 +316,8 @@ mod tests {
             parts in proptest::collection::vec(proptest::sample::select(vec![
                 "\"", "'", "`", "'''", "\\", "\n", " ", "\t", "\u{a0}", "é", "a", "(",
                 "{", "}", "query", "mutation", "fragment", "subscription", "graphql", "gql",
-                "GraphQL", "// ", "/*", "*/", "#", "x.query", "req.", " {", "\r\n",
+                "GraphQL", "// ", "/*", "*/", "#", "x.query", "req.", " {", "\r\n", "${", "${f}",
+                "$",
             ]), 0..24),
             name in proptest::sample::select(vec!["a.js", "a.py", "a.go", "a.rb", "a.sh"]),
         ) {
@@ -321,6 +355,36 @@ mod tests {
         assert!(!says("a.py", "q = '''\n{ project { id } }'''\n"));
         // A non-ASCII blank (no-break space) before the keyword: maybe.
         assert!(says("a.js", "const q = \"\u{a0}query { a }\";\n"));
+        // After the fragments the document uses, interpolated first.
+        assert!(says(
+            "a.ts",
+            "const q = gql`\n  ${fragmentA}\n  ${fragmentB} query Q { a }\n`;\n"
+        ));
+        // An object's closing brace before `query` is no interpolation.
+        assert!(!says("a.js", "const o = { a: 1 }\nquery(o);\n"));
+        assert!(!says("a.js", "run(`${a} x`, { b }) query(o);\n"));
+    }
+
+    #[test]
+    fn documents_may_start_after_interpolations() {
+        let docs = |name: &str, text: &str| {
+            let class = crate::syntax::classify::classify(name).unwrap();
+            let src = crate::syntax::source::Source::new(name, text, class);
+            let ctx = FileCtx::new(&src);
+            lexed_documents(&ctx)
+                .iter()
+                .map(|d| d.text(text).to_string())
+                .collect::<Vec<_>>()
+        };
+        let text = "export const q = gql`\n  ${fragmentProject}\n  query Q { project { totalWeight } }\n`;\n";
+        assert_eq!(
+            docs("a.ts", text),
+            ["\n  ${fragmentProject}\n  query Q { project { totalWeight } }\n"]
+        );
+        // Only a template literal interpolates: in quotes, `${` is text.
+        assert!(docs("a.ts", "const q = \"${x} query Q { a }\";\n").is_empty());
+        // Interpolations with no document after them.
+        assert!(docs("a.ts", "const s = `${a} ${b}`;\n").is_empty());
     }
 
     #[test]
