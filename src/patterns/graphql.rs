@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::check::{Fields, is_ident};
 use super::{Hit, PatternKind};
 use crate::syntax::graphql::{Kind, Name};
-use crate::syntax::{FileCtx, FileKind, WordBytes, graphql_docs, word_offsets};
+use crate::syntax::{FileCtx, FileKind, WordBytes, graphql_docs, graphql_types, word_offsets};
 
 /// What a GraphQL pattern names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -255,7 +255,9 @@ fn detect(
 }
 
 /// The field declared by the type definitions of a generated GraphQL client, in a type that is
-/// one of the parents (a type name), or in any type when the pattern names no parent at all.
+/// one of the parents (a type name), or in any type when the pattern names no parent at all and
+/// the file names GitLab ([`graphql_types::names_gitlab`]: the generated types of another API's
+/// schema declare fields of the same names).
 fn type_definition_hits(name: &str, parents: &[String], ctx: &FileCtx) -> Vec<Hit> {
     let types: Vec<&str> = parents
         .iter()
@@ -265,11 +267,19 @@ fn type_definition_hits(name: &str, parents: &[String], ctx: &FileCtx) -> Vec<Hi
     if !parents.is_empty() && types.is_empty() {
         return Vec::new();
     }
-    ctx.graphql_types()
+    let hits: Vec<Hit> = ctx
+        .graphql_types()
         .iter()
         .filter(|f| f.name == name && (types.is_empty() || types.contains(&f.type_name.as_str())))
         .map(|f| Hit::new(f.start, f.start + name.len(), format!("{}.{name}", f.type_name)))
-        .collect()
+        .collect();
+    if parents.is_empty()
+        && !hits.is_empty()
+        && !graphql_types::names_gitlab(ctx.src.path, ctx.src.text)
+    {
+        return Vec::new();
+    }
+    hits
 }
 
 #[cfg(test)]

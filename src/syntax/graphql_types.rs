@@ -22,6 +22,22 @@ fn generated_graphql(text: &[u8]) -> bool {
         || ((has("generated") || has("Generated")) && (has("GraphQL") || has("graphql")))
 }
 
+/// Does the file name the platform (`GitLab`, `gitlab`, in any case), in its path or its text?
+/// A field that no parent narrows down counts in generated types only then: the schemas of
+/// other APIs have fields of the same names (an order's or a pool's `totalWeight`, in public
+/// code generated for shops and exchanges), and generated types declare every field of their
+/// schema. Types generated from the platform's schema name it: its scalars' descriptions give
+/// global IDs (`gid://gitlab/Project/1`), and Go clients sit in packages named after it.
+pub fn names_gitlab(path: &str, text: &str) -> bool {
+    let named = |hay: &[u8]| {
+        memchr::memchr2_iter(b'g', b'G', hay).any(|at| {
+            hay.get(at..at + 6)
+                .is_some_and(|w| w.eq_ignore_ascii_case(b"gitlab"))
+        })
+    };
+    named(path.as_bytes()) || named(text.as_bytes())
+}
+
 fn ident(s: &str) -> Option<&str> {
     let end = s
         .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
@@ -93,6 +109,21 @@ pub fn type_fields(text: &str) -> Vec<TypeField> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_platform_is_named_in_the_path_or_the_text() {
+        assert!(names_gitlab("src/gitlab/types.ts", "export type A = {};"));
+        assert!(names_gitlab(
+            "types.ts",
+            "/** `\"gid://gitlab/Project/1\"` */"
+        ));
+        assert!(names_gitlab("types.go", "package GitLabQL"));
+        assert!(!names_gitlab(
+            "shop/types.ts",
+            "import { GraphQLResolveInfo } from 'graphql';"
+        ));
+        assert!(!names_gitlab("gitla", "git lab"));
+    }
 
     #[test]
     fn go_and_typescript_definitions() {
