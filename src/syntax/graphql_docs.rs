@@ -3,6 +3,7 @@
 //! query), parsed with their occurrences at file offsets.
 
 use std::cell::OnceCell;
+use std::collections::HashSet;
 
 use super::graphql::{self, Occurrence};
 use super::{FileCtx, FileKind};
@@ -166,19 +167,35 @@ fn mentions_graphql(text: &str) -> bool {
 /// interpolation ends at the first `}` after its `${`, as [`unescape_in_place`] blanks it.
 fn document_start(content: &str, template: bool) -> &str {
     let mut rest = content.trim_start();
-    while template && rest.starts_with("${") {
-        rest = rest
-            .find('}')
-            .map_or("", |end| &rest[end + 1..])
-            .trim_start();
+    loop {
+        let skipped = if template && rest.starts_with("${") {
+            rest.find('}').map_or("", |end| &rest[end + 1..])
+        } else if rest.starts_with('#') && opens_line(content, rest) {
+            // A GraphQL comment on a line of its own (`# fetches the runners`).
+            rest.find('\n').map_or("", |end| &rest[end + 1..])
+        } else {
+            return rest;
+        };
+        rest = skipped.trim_start();
     }
-    rest
+}
+
+/// Does `rest`, a suffix of `content`, start a line of it (after spaces and tabs)?
+fn opens_line(content: &str, rest: &str) -> bool {
+    content[..content.len() - rest.len()]
+        .trim_end_matches([' ', '\t'])
+        .ends_with('\n')
 }
 
 /// Is `at` where a document in a string literal may start ([`document_start`]): after the
-/// opening quote, blanks and interpolations? A non-ASCII byte before the blanks may end a
-/// Unicode blank: "may".
-fn after_quote(b: &[u8], at: usize) -> bool {
+/// opening quote, blanks, interpolations and comment lines? A non-ASCII byte before the blanks
+/// may end a Unicode blank: "may". `seen`: the places asked about already (each answered
+/// "no", or the search would have stopped): a place is reached by several ways back (an
+/// interpolation's `}` may also end a comment line), and each is looked at once.
+fn after_quote(b: &[u8], at: usize, seen: &mut HashSet<usize>) -> bool {
+    if !seen.insert(at) {
+        return false;
+    }
     let blank = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0B' | b'\x0C');
     let Some(i) = b[..at].iter().rposition(|c| !blank(c)) else {
         return false;
@@ -187,15 +204,25 @@ fn after_quote(b: &[u8], at: usize) -> bool {
         c if c >= 0x80 => true,
         b'"' | b'\'' | b'`' => true,
         // The end of an interpolation: it starts at a `${` with no `}` after it before here,
-        // and may come right after the quote or another interpolation. (Of the `${` in that
-        // stretch, only the first can be after blanks alone, so this looks back once per
-        // interpolation.)
+        // and may come right after the quote or another interpolation.
         b'}' => {
             let from = memchr::memrchr(b'}', &b[..i]).map_or(0, |j| j + 1);
-            memchr::memmem::find_iter(&b[from..i], b"${").any(|p| after_quote(b, from + p))
+            memchr::memmem::find_iter(&b[from..i], b"${").any(|p| after_quote(b, from + p, seen))
+                || after_comment_line(b, i, seen)
         }
-        _ => false,
+        _ => after_comment_line(b, i, seen),
     }
+}
+
+/// Is the byte at `i` on a comment line ([`document_start`]: `#` first on its line after
+/// spaces and tabs) that may follow the opening quote ([`after_quote`])?
+fn after_comment_line(b: &[u8], i: usize, seen: &mut HashSet<usize>) -> bool {
+    let line = memchr::memrchr(b'\n', &b[..i]).map_or(0, |j| j + 1);
+    let first = b[line..=i]
+        .iter()
+        .position(|c| !matches!(c, b' ' | b'\t'))
+        .map(|k| line + k);
+    first.is_some_and(|f| b[f] == b'#' && after_quote(b, f, seen))
 }
 
 /// May the file's string literals hold a GraphQL document? A document embedded in code is a
@@ -211,13 +238,14 @@ pub fn may_hold_documents(ctx: &FileCtx) -> bool {
         return true;
     }
     let b = text.as_bytes();
-    let after_quote = |at: usize| after_quote(b, at);
+    let mut seen = HashSet::new();
+    let mut after_quote = |at: usize| after_quote(b, at, &mut seen);
     let keyword = DOCUMENT_KEYWORDS.iter().any(|k| {
         ctx.search_start(k).is_some_and(|start| {
             memchr::memmem::find_iter(&b[start..], k.as_bytes()).any(|at| after_quote(start + at))
         })
     });
-    keyword || (mentions_graphql(text) && memchr::memchr_iter(b'{', b).any(after_quote))
+    keyword || (mentions_graphql(text) && memchr::memchr_iter(b'{', b).any(&mut after_quote))
 }
 
 /// The words a document in code may start with.
@@ -360,6 +388,14 @@ mod tests {
             "a.ts",
             "const q = gql`\n  ${fragmentA}\n  ${fragmentB} query Q { a }\n`;\n"
         ));
+        // After comment lines of the document's own.
+        assert!(says(
+            "a.ts",
+            "const q = gql`\n  # the runners\n  ${f}\n  # of a project\n  query Q { a }\n`;\n"
+        ));
+        // A comment that does not open its line is no document's: after code, it may end on
+        // a quote (\"may\"), else not.
+        assert!(!says("a.py", "x = 1  # setting\nquery(x)\n"));
         // An object's closing brace before `query` is no interpolation.
         assert!(!says("a.js", "const o = { a: 1 }\nquery(o);\n"));
         assert!(!says("a.js", "run(`${a} x`, { b }) query(o);\n"));
@@ -381,6 +417,14 @@ mod tests {
             docs("a.ts", text),
             ["\n  ${fragmentProject}\n  query Q { project { totalWeight } }\n"]
         );
+        // Comment lines before the operation, and before the fragments.
+        let text = "const q = gql`\n  # Runners.\n  ${f}\n  # Theirs.\n  query Q { a }\n`;\n";
+        assert_eq!(
+            docs("a.ts", text),
+            ["\n  # Runners.\n  ${f}\n  # Theirs.\n  query Q { a }\n"]
+        );
+        // A `#` after the quote on its line comments the document out: no document starts.
+        assert!(docs("a.ts", "const q = gql`# query Q { a }\n`;\n").is_empty());
         // Only a template literal interpolates: in quotes, `${` is text.
         assert!(docs("a.ts", "const q = \"${x} query Q { a }\";\n").is_empty());
         // Interpolations with no document after them.
