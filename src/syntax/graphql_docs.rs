@@ -145,7 +145,7 @@ fn closing_quote(b: &[u8], from: usize, c: u8) -> usize {
 }
 
 /// Does `hay` contain `needle` (lowercase ASCII) in any case? No copy of the text is made.
-fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
+pub(super) fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
     let Some(&first) = needle.first() else {
         return true;
     };
@@ -228,10 +228,10 @@ fn after_comment_line(b: &[u8], i: usize, seen: &mut HashSet<usize>) -> bool {
 /// May the file's string literals hold a GraphQL document? A document embedded in code is a
 /// literal whose content, from [`document_start`], starts with a keyword (`query`…), or with
 /// `{` in a file that [`mentions_graphql`]; the literal's opening quote comes before that
-/// content, with blanks and interpolations between ([`after_quote`]). So where no keyword and
-/// no such `{` follows a quote that way, no literal is a document, and the literals need not
-/// be lexed (most files that name `query` name it as `req.query` or `querySelector`). A GraphQL
-/// file may always.
+/// content, with blanks, interpolations and comment lines between ([`after_quote`]). So where
+/// no keyword and no such `{` follows a quote that way, no literal is a document, and the
+/// literals need not be lexed (most files that name `query` name it as `req.query` or
+/// `querySelector`). A GraphQL file may always.
 pub fn may_hold_documents(ctx: &FileCtx) -> bool {
     let text = ctx.src.text;
     if ctx.src.class.kind == FileKind::Graphql {

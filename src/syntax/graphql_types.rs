@@ -29,13 +29,8 @@ fn generated_graphql(text: &[u8]) -> bool {
 /// schema. Types generated from the platform's schema name it: its scalars' descriptions give
 /// global IDs (`gid://gitlab/Project/1`), and Go clients sit in packages named after it.
 pub fn names_gitlab(path: &str, text: &str) -> bool {
-    let named = |hay: &[u8]| {
-        memchr::memchr2_iter(b'g', b'G', hay).any(|at| {
-            hay.get(at..at + 6)
-                .is_some_and(|w| w.eq_ignore_ascii_case(b"gitlab"))
-        })
-    };
-    named(path.as_bytes()) || named(text.as_bytes())
+    let named = |hay: &str| super::graphql_docs::contains_ignore_case(hay.as_bytes(), b"gitlab");
+    named(path) || named(text)
 }
 
 fn ident(s: &str) -> Option<&str> {
