@@ -735,6 +735,19 @@ pub fn calls<'a>(
     };
     let kind = ctx.src.class.kind;
     let code_like = kind == FileKind::Code;
+    // The last fixed segment after its `/` (`/lint` of `/projects/:id/ci/lint`): a call's path
+    // is found where that is written (below), but for a client's relative path whose only
+    // fixed segment is the first. Asked first, and its offsets kept: it is the rarest of the
+    // segments mostly, and one of four bytes or more is known absent from the prefilter's
+    // pass (a segment like `ci` or `all` alone is searched for through the whole file).
+    let slashed = {
+        let at = anchor.as_ptr() as usize - template.as_ptr() as usize;
+        (at > 0).then(|| &template[at - 1..at + anchor.len()])
+    };
+    let single = code_like && fixed_segments(template).count() == 1;
+    if !single && slashed.is_none_or(|needle| ctx.offsets(needle).is_empty()) {
+        return Vec::new();
+    }
     let needs_api = api == RestApi::V4 && !distinctive(template);
     // A file that spells out the API base (`BASE = ".../api/v4"`) shows the API for its paths.
     // So does the Ruby gem's client class, whose request helpers take API paths.
@@ -791,7 +804,7 @@ pub fn calls<'a>(
     if !fixed_segments(template).all(|s| ctx.contains(s)) {
         return Vec::new();
     }
-    if code_like && fixed_segments(template).count() == 1 {
+    if single {
         let b = text.as_bytes();
         for &at in ctx.offsets(anchor).iter() {
             if at > 0
@@ -803,9 +816,11 @@ pub fn calls<'a>(
             }
         }
     }
-    // Made only here: most files hold a path's segments nowhere and return above.
-    let needle = format!("/{anchor}");
-    for &at in ctx.offsets(&needle).iter() {
+    let Some(needle) = slashed else {
+        out.sort_by_key(|c| c.start);
+        return out;
+    };
+    for &at in ctx.offsets(needle).iter() {
         // In code, a URL may be built by concatenation on its line: the joined view wins.
         if code_like {
             let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
@@ -818,7 +833,7 @@ pub fn calls<'a>(
                     continue;
                 }
                 covered = true;
-                if let Some(k) = joined.find(&needle) {
+                if let Some(k) = joined.find(needle) {
                     push(start, end, &url_at(&joined, k), false);
                 }
             }
