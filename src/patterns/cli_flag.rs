@@ -147,12 +147,8 @@ impl PatternKind for CliFlag {
         // The flags' bits ([`dash_head`]): only the commands whose line has one of them are
         // read, and of those only the ones whose line holds the flag or the short flag.
         let bits = dash_head(flag) | short.map_or(0, dash_head);
-        let commands = if written {
-            ctx.flagged_commands(program, sub, bits)
-        } else {
-            Default::default()
-        };
-        for cmd in commands.iter() {
+        let commands = written.then(|| ctx.flagged_commands(program, sub, bits));
+        for cmd in commands.iter().flat_map(|c| c.iter()) {
             if cmd
                 .args_reach()
                 .is_some_and(|(from, to)| !written_in.holds(&text[from..to]))

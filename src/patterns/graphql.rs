@@ -144,12 +144,10 @@ fn parent_matches(parents: &[String], path: &[Name], type_condition: Option<&str
     }
     parents.iter().any(|p| {
         if p.contains('.') {
-            let segs: Vec<&str> = p.split('.').collect();
-            path.len() >= segs.len()
-                && path[path.len() - segs.len()..]
-                    .iter()
-                    .zip(&segs)
-                    .all(|(a, b)| **a == **b)
+            // The path ends with the parent's segments, last to first.
+            let mut names = path.iter().rev();
+            p.rsplit('.')
+                .all(|seg| names.next().is_some_and(|name| **name == *seg))
         } else {
             path.last().is_some_and(|l| **l == **p) || type_condition == Some(p.as_str())
         }

@@ -25,19 +25,27 @@ impl<'a> Source<'a> {
             path,
             text,
             class,
-            lines: RefCell::new(LineMarks {
-                marks: vec![(0, 1)],
-            }),
+            lines: RefCell::new(LineMarks { marks: Vec::new() }),
             comments: OnceCell::new(),
             blocks: OnceCell::new(),
         }
+    }
+
+    /// The known line starts, the first line's among them (put there when a line is first
+    /// asked about: most files scanned are asked about none, and make no list).
+    fn lines(&self) -> std::cell::RefMut<'_, LineMarks> {
+        let mut lines = self.lines.borrow_mut();
+        if lines.marks.is_empty() {
+            lines.marks.push((0, 1));
+        }
+        lines
     }
 
     /// The line of `offset` (1-based) and where it starts.
     fn line_of(&self, offset: usize) -> (usize, usize) {
         let b = self.text.as_bytes();
         let offset = offset.min(b.len());
-        let mut lines = self.lines.borrow_mut();
+        let mut lines = self.lines();
         let k = lines.marks.partition_point(|&(s, _)| s <= offset);
         let (known, n) = lines.marks[k - 1];
         let start = memchr::memrchr(b'\n', &b[known..offset]).map_or(known, |i| known + i + 1);
@@ -72,7 +80,7 @@ impl<'a> Source<'a> {
     /// one pass over the text.
     pub fn line_start(&self, line: usize) -> Option<usize> {
         let b = self.text.as_bytes();
-        let mut lines = self.lines.borrow_mut();
+        let mut lines = self.lines();
         let k = lines.marks.partition_point(|&(_, n)| n <= line);
         let &(mut start, n) = lines.marks.get(k.checked_sub(1)?)?;
         for _ in n..line {
@@ -158,7 +166,7 @@ impl<'a> Source<'a> {
 }
 
 /// Known line starts: (offset, 1-based line number), sorted by both; the first line's is
-/// always there. Counting the line breaks between two offsets (a SIMD count) is several times
+/// there once a line is asked about ([`Source::lines`]). Counting the line breaks between two offsets (a SIMD count) is several times
 /// faster than collecting where each is, and a finding deep in a big file needs only its own.
 struct LineMarks {
     marks: Vec<(usize, usize)>,
