@@ -2,6 +2,7 @@ mod cli;
 
 fn main() -> std::process::ExitCode {
     keep_freed_memory();
+    prefault_heap();
     cli::main()
 }
 
@@ -19,5 +20,34 @@ fn keep_freed_memory() {
     unsafe {
         libc::mallopt(libc::M_TRIM_THRESHOLD, 64 << 20);
         libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+    }
+}
+
+/// The first MiB of the main thread's heap, faulted in by one system call: a one-file scan
+/// (the pre-commit case) takes about 150 fresh heap pages, each through a page fault of its
+/// own (a trap and a zeroed page, about 3 µs each on the machines measured), while
+/// `MADV_POPULATE_WRITE` zeroes and maps them all at once. The block is freed at once and stays
+/// in the heap ([`keep_freed_memory`]), so that the catalog, the scanner and a small file's
+/// scan are served from pages already there. (Linux 5.14 and later; elsewhere the call fails
+/// and the pages fault in as before.)
+fn prefault_heap() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: the block is allocated, advised within its own page-aligned range, and freed; no
+    // reference to it exists.
+    unsafe {
+        const SIZE: usize = 1 << 20;
+        const PAGE: usize = 4096;
+        let block = libc::malloc(SIZE);
+        if block.is_null() {
+            return;
+        }
+        let start = (block as usize).next_multiple_of(PAGE);
+        let end = (block as usize + SIZE) & !(PAGE - 1);
+        libc::madvise(
+            start as *mut libc::c_void,
+            end - start,
+            libc::MADV_POPULATE_WRITE,
+        );
+        libc::free(block);
     }
 }
