@@ -904,6 +904,41 @@ mod tests {
         }
     }
 
+    /// A call is found where the template's last fixed segment is written after a `/` (the
+    /// first thing asked of a file), or, for a client's relative path whose only fixed segment
+    /// is the first, where that segment is written at all.
+    #[test]
+    fn a_call_needs_its_last_segment_after_a_slash_but_a_relative_first_segment() {
+        let count = |path: &str, template: &str, text: &str| {
+            let src = crate::syntax::source::Source::new(
+                path,
+                text,
+                crate::syntax::classify::classify(path).unwrap(),
+            );
+            calls(template, RestApi::V4, false, &FileCtx::new(&src)).len()
+        };
+        let lint = "/projects/:id/ci/lint";
+        assert_eq!(
+            count(
+                "run.sh",
+                lint,
+                "curl \"$CI_API_V4_URL/projects/1/ci/lint\"\n"
+            ),
+            1
+        );
+        // Every segment written, `lint` only without its `/`: no call.
+        assert_eq!(
+            count(
+                "run.sh",
+                lint,
+                "curl \"$CI_API_V4_URL/projects/1/ci\" # lint\n"
+            ),
+            0
+        );
+        let go = "func (s *GeoNodesService) ListGeoNodes() {\n\treturn s.client.NewRequest(http.MethodGet, \"geo_nodes\", nil, nil)\n}\n";
+        assert_eq!(count("client.go", "/geo_nodes", go), 1);
+    }
+
     #[test]
     fn a_word_before_the_first_slash_is_a_relative_path_s_own_segment() {
         for (text, relative, path) in [
