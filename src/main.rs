@@ -24,7 +24,7 @@ fn keep_freed_memory() {
 }
 
 /// The first MiB of the main thread's heap, faulted in by one system call: a one-file scan
-/// (the pre-commit case) takes about 150 fresh heap pages, each through a page fault of its
+/// (the pre-commit case) took about 160 fresh heap pages, each through a page fault of its
 /// own (a trap and a zeroed page, about 3 µs each on the machines measured), while
 /// `MADV_POPULATE_WRITE` zeroes and maps them all at once. The block is freed at once and stays
 /// in the heap ([`keep_freed_memory`]), so that the catalog, the scanner and a small file's

@@ -239,13 +239,13 @@ pub fn may_hold_documents(ctx: &FileCtx) -> bool {
     }
     let b = text.as_bytes();
     let mut seen = HashSet::new();
-    let mut after_quote = |at: usize| after_quote(b, at, &mut seen);
+    let mut may_start = |at: usize| after_quote(b, at, &mut seen);
     let keyword = DOCUMENT_KEYWORDS.iter().any(|k| {
         ctx.search_start(k).is_some_and(|start| {
-            memchr::memmem::find_iter(&b[start..], k.as_bytes()).any(|at| after_quote(start + at))
+            memchr::memmem::find_iter(&b[start..], k.as_bytes()).any(|at| may_start(start + at))
         })
     });
-    keyword || (mentions_graphql(text) && memchr::memchr_iter(b'{', b).any(&mut after_quote))
+    keyword || (mentions_graphql(text) && memchr::memchr_iter(b'{', b).any(&mut may_start))
 }
 
 /// The words a document in code may start with.

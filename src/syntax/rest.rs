@@ -740,12 +740,12 @@ pub fn calls<'a>(
     // fixed segment is the first. Asked first, and its offsets kept: it is the rarest of the
     // segments mostly, and one of four bytes or more is known absent from the prefilter's
     // pass (a segment like `ci` or `all` alone is searched for through the whole file).
-    let slashed = {
-        let at = anchor.as_ptr() as usize - template.as_ptr() as usize;
-        (at > 0).then(|| &template[at - 1..at + anchor.len()])
-    };
+    // (A template starts with `/`, as the data's check of REST paths requires: a segment
+    // has its `/` before it in the template.)
+    let at = anchor.as_ptr() as usize - template.as_ptr() as usize;
+    let needle = &template[at.saturating_sub(1)..at + anchor.len()];
     let single = code_like && fixed_segments(template).count() == 1;
-    if !single && slashed.is_none_or(|needle| ctx.offsets(needle).is_empty()) {
+    if !single && ctx.offsets(needle).is_empty() {
         return Vec::new();
     }
     let needs_api = api == RestApi::V4 && !distinctive(template);
@@ -816,10 +816,6 @@ pub fn calls<'a>(
             }
         }
     }
-    let Some(needle) = slashed else {
-        out.sort_by_key(|c| c.start);
-        return out;
-    };
     for &at in ctx.offsets(needle).iter() {
         // In code, a URL may be built by concatenation on its line: the joined view wins.
         if code_like {

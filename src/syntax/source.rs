@@ -166,8 +166,9 @@ impl<'a> Source<'a> {
 }
 
 /// Known line starts: (offset, 1-based line number), sorted by both; the first line's is
-/// there once a line is asked about ([`Source::lines`]). Counting the line breaks between two offsets (a SIMD count) is several times
-/// faster than collecting where each is, and a finding deep in a big file needs only its own.
+/// there once a line is asked about ([`Source::lines`]). Counting the line breaks between two
+/// offsets (a SIMD count) is several times faster than collecting where each is, and a finding
+/// deep in a big file needs only its own.
 struct LineMarks {
     marks: Vec<(usize, usize)>,
 }
