@@ -31,6 +31,22 @@ fn write(dir: &Path, rel: &str, text: &str) {
     std::fs::write(p, text).unwrap();
 }
 
+/// The report's errors, as `PATH: MESSAGE`.
+fn errors(v: &Value) -> Vec<String> {
+    v["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            format!(
+                "{}: {}",
+                e["path"].as_str().unwrap(),
+                e["message"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
 fn find<'a>(v: &'a Value, id: &str) -> &'a Value {
     v["findings"]
         .as_array()
@@ -326,6 +342,53 @@ fn named_files_are_read_even_when_ignored() {
             "not a regular file (FIFO, socket or device): not read"
         );
     }
+}
+
+/// Files named one by one (a pre-commit hook's call) are read in the calling thread without
+/// the directory walker: each is still scanned, listed as the walker lists it, or refused.
+#[cfg(unix)]
+#[test]
+fn named_files_that_cannot_be_read_are_listed_with_the_others_scanned() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(d, "ok.gitlab-ci.yml", "a:\n  script: echo $CI_JOB_JWT\n");
+    std::os::unix::fs::symlink("ok.gitlab-ci.yml", d.join("link.gitlab-ci.yml")).unwrap();
+    std::os::unix::fs::symlink("nowhere.sh", d.join("gone.sh")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", d.join("zero.sh")).unwrap();
+    assert!(
+        Command::new("mkfifo")
+            .arg(d.join("pipe.sh"))
+            .status()
+            .unwrap()
+            .success()
+    );
+    let (v, code) = json(
+        d,
+        &[
+            "ok.gitlab-ci.yml",
+            "zero.sh",
+            "gone.sh",
+            "pipe.sh",
+            "link.gitlab-ci.yml",
+        ],
+    );
+    assert_eq!(code, Some(1));
+    let found: Vec<String> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+        .collect();
+    assert_eq!(found, ["link.gitlab-ci.yml:2", "ok.gitlab-ci.yml:2"]);
+    assert_eq!(
+        errors(&v),
+        [
+            "gone.sh: No such file or directory (os error 2)",
+            "pipe.sh: not a regular file (FIFO, socket or device): not read",
+            "zero.sh: not a regular file (FIFO, socket or device): not read",
+        ]
+    );
+    assert_eq!(v["summary"]["files_scanned"], 2, "{}", v["summary"]);
 }
 
 #[test]
@@ -800,18 +863,7 @@ fn a_tree_full_of_problems_is_scanned_to_the_end() {
         expected.insert(6, "locked.sh:1:7 CI_JOB_JWT");
     }
     assert_eq!(found, expected);
-    let errors: Vec<String> = v["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            format!(
-                "{}: {}",
-                e["path"].as_str().unwrap(),
-                e["message"].as_str().unwrap()
-            )
-        })
-        .collect();
+    let errors = errors(&v);
     let has = |p: &str, m: &str| errors.iter().any(|e| e.starts_with(p) && e.contains(m));
     assert!(
         has("broken.gitlab-ci.yml", "YAML does not parse at"),

@@ -478,8 +478,6 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
     dirs.dedup();
     let ci = CiProjects::read(dirs.into_iter());
     let opts = scanner.options();
-    let (mut builder, overrides, repository_roots) =
-        walk_builder(paths, root, &opts.exclude, opts.follow_links, opts.threads);
     let mut workers = Workers {
         scanner,
         root,
@@ -487,6 +485,23 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
         acc: &acc,
     };
     let only_files = paths.iter().all(|p| !p.is_dir());
+    if only_files && paths.len() <= FILES_READ_IN_ONE_THREAD {
+        // A few files named one by one (a pre-commit hook's): read in this thread, without the
+        // cost of starting others, and without building the `ignore` crate's walker, which
+        // would give them as they are (no ignore file and no `--exclude` applies to a file
+        // named on the command line) but first builds its empty glob sets, whose regex pool
+        // reads the process's cgroup files (12 system calls).
+        let mut worker = workers.worker();
+        for path in paths {
+            worker.named_file(path);
+        }
+        drop(worker);
+        let mut report = acc.into_inner().unwrap_or_else(|p| p.into_inner());
+        report.finish();
+        return report;
+    }
+    let (mut builder, overrides, repository_roots) =
+        walk_builder(paths, root, &opts.exclude, opts.follow_links, opts.threads);
     if only_files {
         // Files named one by one (a pre-commit hook's): no ignore file applies to a file given
         // by name, so none is read.
@@ -510,12 +525,6 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
     if let Some(plan) = own {
         #[cfg(target_os = "linux")]
         plan.walk(|| workers.worker());
-    } else if only_files && paths.len() <= FILES_READ_IN_ONE_THREAD {
-        // A few files: one thread reads them without the cost of starting others.
-        let mut worker = workers.build();
-        for entry in builder.build() {
-            worker.visit(entry);
-        }
     } else {
         builder.build_parallel().visit(&mut workers);
     }
@@ -606,6 +615,28 @@ fn walk_error(err: &ignore::Error, root: &Path) -> FileError {
 }
 
 impl Worker<'_> {
+    /// A file named on the command line, as the `ignore` crate's walk gives it: a link is read
+    /// through (and the path counts as a link), anything else that is not a regular file is
+    /// refused, and an error reads as the walk's. (A directory put there since the caller
+    /// looked is skipped.)
+    fn named_file(&mut self, path: &Path) {
+        match std::fs::metadata(path) {
+            Err(err) => {
+                let err = ignore::Error::WithPath {
+                    path: path.to_path_buf(),
+                    err: Box::new(ignore::Error::Io(err)),
+                };
+                self.report.errors.push(walk_error(&err, self.shared.root));
+            }
+            Ok(m) if m.is_dir() => {}
+            Ok(m) if !m.is_file() => self.report.errors.push(FileError {
+                path: display_path(path, self.shared.root).into_owned(),
+                message: NOT_REGULAR.into(),
+            }),
+            Ok(_) => self.scan_file(path, true),
+        }
+    }
+
     fn scan_file(&mut self, path: &Path, is_link: bool) {
         let scanner = self.shared.scanner;
         // Only files uplint knows how to read; an included CI file is read as CI configuration.
