@@ -212,3 +212,20 @@ fn nothing_is_half_loaded() {
     assert!(Catalog::load(&[dir.path().to_path_buf()]).is_err());
     assert!(Catalog::load(&[good_path]).is_ok());
 }
+
+/// A closed set's value that is not one of it: the help lists the set.
+#[test]
+fn unknown_surface_and_change_list_their_spellings() {
+    let text = entry_with("")
+        .replace("surface: ci", "surface: cii")
+        .replace("change: removed", "change: gone");
+    let (lines, report) = errors(&text);
+    assert_eq!(
+        lines,
+        [
+            "custom.yml:5:14: unknown surface `cii`",
+            "custom.yml:6:13: unknown change `gone`"
+        ]
+    );
+    insta::assert_snapshot!(report);
+}

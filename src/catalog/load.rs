@@ -115,12 +115,20 @@ fn is_kebab_id(s: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
-/// `a, b, c` from the spellings of a closed set.
-fn spellings<T: Copy>(all: &[T], as_str: fn(T) -> &'static str) -> String {
-    all.iter()
-        .map(|x| as_str(*x))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// `a, b, c`: the spellings of a closed set, written out only when a help message shows them
+/// (four sets are checked for each of about a hundred entries at every start).
+struct Spellings<T: 'static>(&'static [T], fn(T) -> &'static str);
+
+impl<T: Copy> std::fmt::Display for Spellings<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        for (i, x) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str((self.1)(*x))?;
+        }
+        Ok(())
+    }
 }
 
 /// The versions of an entry, each checked.
@@ -246,13 +254,13 @@ impl Loader {
             &r.surface,
             "surface",
             Surface::parse,
-            &spellings(&Surface::ALL, Surface::as_str),
+            Spellings(&Surface::ALL, Surface::as_str),
         );
         let change = ctx.check.one_of(
             &r.change,
             "change",
             Change::parse,
-            &spellings(&Change::ALL, Change::as_str),
+            Spellings(&Change::ALL, Change::as_str),
         );
         let versions = versions(ctx, r, change);
         let replacement = ctx.check.opt(&r.replacement, "replacement").flatten();
@@ -431,13 +439,13 @@ fn param(ctx: &mut FileCtx, p: &RawParam) -> Option<Param> {
         &p.location,
         "parameter location",
         ParamLocation::parse,
-        &spellings(&ParamLocation::ALL, ParamLocation::as_str),
+        Spellings(&ParamLocation::ALL, ParamLocation::as_str),
     );
     let ty = ctx.check.one_of(
         &p.ty,
         "parameter type",
         ParamType::parse,
-        &spellings(&ParamType::ALL, ParamType::as_str),
+        Spellings(&ParamType::ALL, ParamType::as_str),
     );
     let values = ctx.check.strings(&p.values, "parameter value");
     Some(Param {

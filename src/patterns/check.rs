@@ -82,7 +82,7 @@ impl Check {
         s: &S,
         what: &str,
         parse: impl Fn(&str) -> Option<T>,
-        all: &str,
+        all: impl std::fmt::Display,
     ) -> Option<T> {
         let v = parse(&s.value);
         if v.is_none() {
