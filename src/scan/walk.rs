@@ -380,13 +380,14 @@ const READ_BEFORE_STAT: u64 = 1024 * 1024;
 /// size before the rest is read, so a huge file is refused after its first MiB, not read. (The
 /// walker refused what is not a regular file from its directory entry. Should a FIFO have taken
 /// the file's place since, the open does not block, and neither does the read: it gives what
-/// the FIFO holds, if anything, or is refused.) `Err`: why it was not read.
+/// the FIFO holds, if anything, or is refused.) `Ok`: where in `buffer` the file's bytes start
+/// ([`ALIGNED_READ`]); `Err`: why it was not read.
 fn read_file(
     path: &Path,
     max: u64,
     buffer: &mut Vec<u8>,
     dir: &mut Directory,
-) -> Result<(), String> {
+) -> Result<usize, String> {
     let not_regular = || "not a regular file (FIFO, socket or device): not read".to_string();
     let failed = |e: std::io::Error| {
         if e.kind() == std::io::ErrorKind::WouldBlock {
@@ -398,9 +399,14 @@ fn read_file(
     let file = dir.open(path).map_err(failed)?;
     buffer.clear();
     let first = READ_BEFORE_STAT.min(max + 1);
+    // The file's bytes start on a cache line of the buffer: zeros before them.
+    buffer.reserve(first as usize + ALIGNED_READ);
+    let start = buffer.as_ptr().align_offset(ALIGNED_READ).min(ALIGNED_READ);
+    buffer.resize(start, 0);
+    let read = |buffer: &Vec<u8>| (buffer.len() - start) as u64;
     read_up_to(&file, buffer, first as usize).map_err(failed)?;
-    if (buffer.len() as u64) < first {
-        return Ok(());
+    if read(buffer) < first {
+        return Ok(start);
     }
     let m = file.metadata().map_err(failed)?;
     if !m.is_file() {
@@ -416,20 +422,29 @@ fn read_file(
     if m.len() > max {
         return Err(too_big(m.len()));
     }
-    // The length is a hint: a file that grows is read to its end, within the limit.
+    // The length is a hint: a file that grows is read to its end, within the limit. (Should
+    // the buffer move as it grows, the bytes still start at `start`, if off a cache line.)
     buffer.reserve(
         usize::try_from(m.len())
             .unwrap_or(0)
-            .saturating_sub(buffer.len()),
+            .saturating_sub(read(buffer) as usize),
     );
-    file.take(max + 1 - buffer.len() as u64)
+    file.take(max + 1 - read(buffer))
         .read_to_end(buffer)
         .map_err(failed)?;
-    match buffer.len() as u64 {
+    match read(buffer) {
         len if len > max => Err(too_big(len)),
-        _ => Ok(()),
+        _ => Ok(start),
     }
 }
+
+/// The alignment of a file's bytes in the read buffer. The kernel copies a file's pages into
+/// the buffer (`rep movsb`), which on the AMD machines measured runs at about half speed when
+/// the destination is not on a cache line as the page is. With the buffers glibc gave the two
+/// walking threads of a dynamically linked build (16 bytes past a page, 48 past a cache line),
+/// that copy took 10.7 % of a scan's samples (`perf`), and 4.7 % with the bytes on a cache
+/// line: system time 271 -> 220 ms (medians of 21 alternated scans of the benchmark corpus).
+const ALIGNED_READ: usize = 64;
 
 /// Read up to `want` bytes of `file` onto the end of `buffer`: what it holds if that is less.
 ///
@@ -663,14 +678,17 @@ impl Worker<'_> {
         }
         let out = &mut self.report;
         let max = scanner.options().max_file_size;
-        if let Err(message) = read_file(path, max, &mut self.buffer, &mut self.dir) {
-            out.errors.push(FileError {
-                path: shown.to_string(),
-                message,
-            });
-            return;
-        }
-        let bytes = &self.buffer;
+        let start = match read_file(path, max, &mut self.buffer, &mut self.dir) {
+            Ok(start) => start,
+            Err(message) => {
+                out.errors.push(FileError {
+                    path: shown.to_string(),
+                    message,
+                });
+                return;
+            }
+        };
+        let bytes = &self.buffer[start..];
         let Some((text, note)) = decode(bytes) else {
             {
                 out.summary.files_skipped_binary += 1;
@@ -702,7 +720,24 @@ mod tests {
 
     fn read(path: &Path, max: u64) -> Result<Vec<u8>, String> {
         let mut buffer = b"what the last file held".to_vec();
-        read_file(path, max, &mut buffer, &mut Directory::default()).map(|()| buffer)
+        read_file(path, max, &mut buffer, &mut Directory::default())
+            .map(|start| buffer.split_off(start))
+    }
+
+    /// A file's bytes start on a cache line of the buffer, whatever the buffer held before.
+    #[test]
+    fn a_file_is_read_onto_a_cache_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let small = dir.path().join("small.sh");
+        std::fs::write(&small, "echo $CI_JOB_JWT\n").unwrap();
+        for held in [Vec::new(), b"x".to_vec(), vec![7u8; 3 << 20]] {
+            let mut buffer = held;
+            let start = read_file(&small, 1 << 30, &mut buffer, &mut Directory::default())
+                .expect("the file is read");
+            assert!(start < ALIGNED_READ);
+            assert_eq!(&buffer[start..], b"echo $CI_JOB_JWT\n");
+            assert_eq!(buffer[start..].as_ptr() as usize % ALIGNED_READ, 0);
+        }
     }
 
     #[test]
@@ -766,7 +801,7 @@ mod tests {
         let mut held = Directory::default();
         let mut read = |path: &Path| {
             let mut buffer = Vec::new();
-            read_file(path, 1 << 20, &mut buffer, &mut held).map(|()| buffer)
+            read_file(path, 1 << 20, &mut buffer, &mut held).map(|start| buffer.split_off(start))
         };
         assert_eq!(
             read(&a.join("one.sh")).unwrap(),
