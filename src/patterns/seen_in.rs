@@ -125,15 +125,15 @@ pub fn parse(raw: &RawPattern, check: &mut Check) -> Vec<SeenIn> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    let mut read =
-        |text: &String, spanned: &dyn Fn() -> Spanned<String>| match text.parse::<SeenIn>() {
-            Ok(s) => out.push(s),
-            Err(why) => check.err_at(
-                &spanned(),
-                format!("`{FIELD}` source `{text}`: {why}"),
-                Some(format!("write it as {FORMAT}")),
-            ),
-        };
+    let mut read = |text: &str, spanned: &dyn Fn() -> Spanned<String>| match text.parse::<SeenIn>()
+    {
+        Ok(s) => out.push(s),
+        Err(why) => check.err_at(
+            &spanned(),
+            format!("`{FIELD}` source `{text}`: {why}"),
+            Some(format!("write it as {FORMAT}")),
+        ),
+    };
     match &value.value {
         RawValue::Text(t) => read(t, &|| {
             Spanned::new(t.clone(), value.referenced, value.defined)

@@ -492,7 +492,6 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
     dirs.sort();
     dirs.dedup();
     let ci = CiProjects::read(dirs.into_iter());
-    let opts = scanner.options();
     let mut workers = Workers {
         scanner,
         root,
@@ -505,16 +504,23 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
         // cost of starting others, and without building the `ignore` crate's walker, which
         // would give them as they are (no ignore file and no `--exclude` applies to a file
         // named on the command line) but first builds its empty glob sets, whose regex pool
-        // reads the process's cgroup files (12 system calls).
+        // reads the process's cgroup files (21 system calls).
         let mut worker = workers.worker();
         for path in paths {
             worker.named_file(path);
         }
-        drop(worker);
-        let mut report = acc.into_inner().unwrap_or_else(|p| p.into_inner());
-        report.finish();
-        return report;
+    } else {
+        walk(&mut workers, paths, root, only_files);
     }
+    let mut report = acc.into_inner().unwrap_or_else(|p| p.into_inner());
+    report.finish();
+    report
+}
+
+/// Walk `paths` with a walking thread each (`workers`): uplint's own walk of directories, else
+/// the `ignore` crate's.
+fn walk(workers: &mut Workers, paths: &[PathBuf], root: &Path, only_files: bool) {
+    let opts = workers.scanner.options();
     let (mut builder, overrides, repository_roots) =
         walk_builder(paths, root, &opts.exclude, opts.follow_links, opts.threads);
     if only_files {
@@ -541,11 +547,8 @@ pub fn scan(scanner: &Scanner, paths: &[PathBuf], root: &Path) -> Report {
         #[cfg(target_os = "linux")]
         plan.walk(|| workers.worker());
     } else {
-        builder.build_parallel().visit(&mut workers);
+        builder.build_parallel().visit(workers);
     }
-    let mut report = acc.into_inner().unwrap_or_else(|p| p.into_inner());
-    report.finish();
-    report
 }
 
 /// The `ignore` crate's walk of `paths` as uplint asks for it: hidden files, never `.git`, the
