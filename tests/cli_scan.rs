@@ -6,6 +6,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+use common::errors;
+
 fn uplint(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_uplint"))
         .args(args)
@@ -29,22 +32,6 @@ fn write(dir: &Path, rel: &str, text: &str) {
     let p = dir.join(rel);
     std::fs::create_dir_all(p.parent().unwrap()).unwrap();
     std::fs::write(p, text).unwrap();
-}
-
-/// The report's errors, as `PATH: MESSAGE`.
-fn errors(v: &Value) -> Vec<String> {
-    v["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            format!(
-                "{}: {}",
-                e["path"].as_str().unwrap(),
-                e["message"].as_str().unwrap()
-            )
-        })
-        .collect()
 }
 
 fn find<'a>(v: &'a Value, id: &str) -> &'a Value {

@@ -6,6 +6,9 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+mod common;
+use common::errors;
+
 fn scan(dir: &Path, extra: &[&str]) -> (Output, Value) {
     let mut args = vec!["scan", "--no-config", "--format", "json"];
     args.extend_from_slice(extra);
@@ -33,21 +36,6 @@ fn found(v: &Value) -> Vec<String> {
                 f["line"],
                 f["column"],
                 f["matched"].as_str().unwrap()
-            )
-        })
-        .collect()
-}
-
-fn errors(v: &Value) -> Vec<String> {
-    v["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            format!(
-                "{}: {}",
-                e["path"].as_str().unwrap(),
-                e["message"].as_str().unwrap()
             )
         })
         .collect()
