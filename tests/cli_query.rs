@@ -317,3 +317,57 @@ fn search_and_explain_by_the_way_an_item_is_written() {
         stdout(&o)
     );
 }
+
+#[test]
+fn data_check_of_the_repositorys_own_files_checks_them_in_place_of_the_embedded_ones() {
+    let data = concat!(env!("CARGO_MANIFEST_DIR"), "/data");
+    let own = format!("{data}/18.0.yml");
+    let o = uplint(&["data", "check", &own]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("entries in 1 path valid"),
+        "{}",
+        stderr(&o)
+    );
+    let all = format!("{data}/17.0.yml");
+    let o = uplint(&["data", "check", &own, &all]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // A copy of the data directory with 18.0.yml edited: a clash with another file's id is
+    // still found, and the file checked is the edited one.
+    let dir = tempfile::tempdir().unwrap();
+    for d in std::fs::read_dir(data).unwrap() {
+        let d = d.unwrap();
+        std::fs::copy(d.path(), dir.path().join(d.file_name())).unwrap();
+    }
+    let edited = dir.path().join("18.0.yml");
+    let text = std::fs::read_to_string(&edited).unwrap();
+    let first = text.find("- id: ").unwrap() + "- id: ".len();
+    let end = first + text[first..].find('\n').unwrap();
+    std::fs::write(
+        &edited,
+        format!("{}ci-job-jwt{}", &text[..first], &text[end..]),
+    )
+    .unwrap();
+    let o = uplint(&["data", "check", edited.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("duplicate id `ci-job-jwt`"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("first defined in data/17.0.yml"),
+        "{}",
+        stderr(&o)
+    );
+
+    // A file of that name elsewhere (not in a copy of the data directory) is checked against
+    // all the embedded data.
+    let lone = tempfile::tempdir().unwrap();
+    let path = lone.path().join("18.0.yml");
+    std::fs::copy(&own, &path).unwrap();
+    let o = uplint(&["data", "check", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("duplicate id"));
+}

@@ -85,8 +85,18 @@ impl Catalog {
 
     /// Validate files (`uplint data check`): the same checks as loading, and their ids must not
     /// clash with the embedded ones. Returns how many entries the files hold.
+    ///
+    /// A file of uplint's own data directory (a directory that holds every embedded file's
+    /// name, as `data/` of a checkout does) is checked in the place of the embedded file of its
+    /// name, as the catalog will load it once built in: `uplint data check data/18.0.yml` after
+    /// an edit checks the edited entries against the rest, not against their own older copy.
     pub fn check_files(files: &[PathBuf]) -> Result<usize, DataErrors> {
-        let mut loader = embedded_loader();
+        let replaced: BTreeSet<&str> = EMBEDDED
+            .iter()
+            .map(|(name, ..)| *name)
+            .filter(|name| files.iter().any(|f| replaces_embedded(f, name)))
+            .collect();
+        let mut loader = embedded_loader_without(&replaced);
         let embedded = loader.entries.len();
         add_paths(&mut loader, files);
         Ok(loader.finish()?.entries.len() - embedded)
@@ -216,8 +226,13 @@ fn sort_key(e: &Entry) -> (u8, Option<Milestone>, Option<ServiceVersion>, &str) 
 }
 
 fn embedded_loader() -> load::Loader {
+    embedded_loader_without(&BTreeSet::new())
+}
+
+/// A loader holding the embedded files but those named in `left_out`.
+fn embedded_loader_without(left_out: &BTreeSet<&str>) -> load::Loader {
     let mut loader = load::Loader::default();
-    for (name, yaml, json) in EMBEDDED {
+    for (name, yaml, json) in EMBEDDED.iter().filter(|(n, ..)| !left_out.contains(n)) {
         let name = format!("data/{name}");
         if json.is_empty() || !loader.add_compiled(&name, json) {
             loader.add_file(&name, yaml);
@@ -233,6 +248,18 @@ pub fn embedded_from_yaml() -> Result<Catalog, DataErrors> {
         loader.add_file(&format!("data/{name}"), yaml);
     }
     loader.finish()
+}
+
+/// Is `file` the embedded file `name` of a copy of uplint's data directory?
+fn replaces_embedded(file: &Path, name: &str) -> bool {
+    let dir = match file.parent() {
+        Some(d) if d.as_os_str().is_empty() => Path::new("."),
+        Some(d) => d,
+        None => return false,
+    };
+    file.file_name().is_some_and(|n| n == name)
+        && file.is_file()
+        && EMBEDDED.iter().all(|(n, ..)| dir.join(n).is_file())
 }
 
 fn add_paths(loader: &mut load::Loader, paths: &[PathBuf]) {
