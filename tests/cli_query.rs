@@ -371,3 +371,20 @@ fn data_check_of_the_repositorys_own_files_checks_them_in_place_of_the_embedded_
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("duplicate id"));
 }
+
+#[test]
+fn a_version_past_the_data_is_said_once() {
+    let o = uplint(&[
+        "query", "--from", "16.5", "--to", "19.0", "--format", "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "uplint: warning: --to 19.0 is past the newest version the data covers (18.0): \
+         what is removed after 18.0 is not known to this build of uplint\n"
+    );
+    let o = uplint(&[
+        "query", "--from", "16.5", "--to", "18.0", "--format", "json",
+    ]);
+    assert_eq!(stderr(&o), "");
+}

@@ -871,3 +871,32 @@ fn a_tree_full_of_problems_is_scanned_to_the_end() {
     }
     assert_eq!(v["summary"]["files_skipped_binary"], 1);
 }
+
+#[test]
+fn a_target_past_the_data_is_said_once_whatever_the_number_of_files() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..3 {
+        write(
+            dir.path(),
+            &format!("ci{i}/.gitlab-ci.yml"),
+            "job:\n  script: echo $CI_JOB_JWT_V2\n",
+        );
+    }
+    write(dir.path(), ".uplint.yml", "target: \"19.0\"\n");
+    let o = uplint(dir.path(), &["scan", "--format", "concise", "."]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        err.matches(
+            "warning: the target version 19.0 is past the newest version the data covers (18.0)"
+        )
+        .count(),
+        1,
+        "{err}"
+    );
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let o = uplint(
+        dir.path(),
+        &["scan", "--format", "concise", "--target", "18.0", "."],
+    );
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("past the newest"));
+}

@@ -15,6 +15,7 @@ use args::{Cli, ColorChoice, Command, DataCommand};
 use uplint::catalog::error::InvalidVersion;
 use uplint::catalog::{Catalog, DataErrors};
 use uplint::output::WriteError;
+use uplint::version::ServiceVersion;
 
 /// How a command failed. Every failure exits with status 2.
 #[derive(Debug, thiserror::Error)]
@@ -122,6 +123,20 @@ fn run(cli: Cli) -> Outcome {
 
 pub fn load(cli: &Cli) -> Result<Catalog, Failure> {
     Ok(Catalog::load(&cli.data)?)
+}
+
+/// A version past the newest one the data names is allowed (the data may lag the platform),
+/// but said once on standard error: nothing removed after that version is known.
+pub fn warn_past_data(cat: &Catalog, setting: &str, v: Option<ServiceVersion>) {
+    let newest = cat.service_versions().last().copied();
+    if let (Some(v), Some(newest)) = (v, newest)
+        && v > newest
+    {
+        eprintln!(
+            "uplint: warning: {setting} {v} is past the newest version the data covers ({newest}): \
+             what is removed after {newest} is not known to this build of uplint"
+        );
+    }
 }
 
 /// Colour for standard output: `--color`, else `NO_COLOR` and whether it is a terminal.

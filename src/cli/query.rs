@@ -35,6 +35,7 @@ pub fn query(cat: &Catalog, a: &QueryArgs) -> Outcome {
     for (flag, val, slot) in [("--from", &a.from, &mut f.from), ("--to", &a.to, &mut f.to)] {
         if let Some(s) = val {
             *slot = Some(cat.parse_cli_version(flag, s)?);
+            super::warn_past_data(cat, flag, *slot);
         }
     }
     if let (Some(from), Some(to)) = (f.from, f.to)

@@ -39,6 +39,13 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     // The one merge: the command line over the file.
     let mut settings = config.map(|c| c.settings).unwrap_or_default();
     settings.update(&command_line(a, &cat)?);
+    for (flag, v) in [
+        ("the target version", settings.target),
+        ("the current version", settings.current),
+        ("the minimum version", settings.min_version),
+    ] {
+        super::warn_past_data(&cat, flag, v);
+    }
     let options = options(&settings, &cat, a)?;
     let scanner = Scanner::new(&cat, options).map_err(Usage::Scanner)?;
 
