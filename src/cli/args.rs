@@ -44,7 +44,7 @@ pub enum Command {
     /// List entries of the schedule, filtered.
     #[command(
         after_help = "Version filters select removals; --surface, --breaking and --search narrow them.\n\n\
-Examples:\n  uplint query --from 16.5 --to 17.0          what an upgrade from 16.5 to 17.0 changes\n  \
+Examples:\n  uplint query --from 16.5 --to 17.0          what breaks in an upgrade from 16.5 to 17.0\n  \
 uplint query --removed-in 18.0 --format json\n  uplint query --api v5                       what REST API v5 removes\n  \
 uplint query --surface graphql --search runner\n  uplint query --search='strategy: depend'     the entry of a line you found in a file\n  uplint query --breaking --format markdown"
     )]
@@ -56,7 +56,8 @@ uplint query --surface graphql --search runner\n  uplint query --search='strateg
     )]
     Explain(ExplainArgs),
 
-    /// The timeline: each version with its number of entries and of breaking ones.
+    /// The timeline: each version with its number of entries, and of those the schedule labels
+    /// breaking.
     #[command(after_help = "Examples:\n  uplint versions\n  uplint versions --format json")]
     Versions(VersionsArgs),
 
@@ -284,7 +285,9 @@ pub struct QueryArgs {
     #[arg(long, value_name = "S", value_delimiter = ',')]
     pub surface: Vec<String>,
 
-    /// Only breaking changes.
+    /// Only the entries the schedule itself labels breaking (today those of the REST API v5
+    /// table). What an upgrade breaks is everything removed or changed in its window:
+    /// --from A --to B.
     #[arg(long)]
     pub breaking: bool,
 

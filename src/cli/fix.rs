@@ -10,6 +10,7 @@ use uplint::catalog::Catalog;
 use uplint::config::Settings;
 use uplint::fix::apply::{self, FileText, FixSettings};
 use uplint::fix::{Applicability, diff as udiff, range_start};
+use uplint::render::plural;
 use uplint::scan::{Options, Report, Scanner};
 
 /// The fix settings of a run.
@@ -42,10 +43,6 @@ fn unsafe_left(report: &Report, fixes: FixSettings) -> usize {
 
 fn note(s: &str) {
     eprintln!("{s}");
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// `--diff`: print the diff of every file the fixes change; exit 1 when there is one.

@@ -2,4 +2,10 @@
 //! One file per format.
 
 pub mod catalog;
+
+/// `1 finding`, `2 findings`: a count with the noun that agrees with it.
+pub fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 pub mod scan;

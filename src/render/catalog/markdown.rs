@@ -21,6 +21,9 @@ pub fn render(entries: &[&Entry]) -> String {
             cell(&e.replacement_text().unwrap_or_else(|| "—".into())),
         ));
     }
-    out.push_str(&format!("\n{} entries\n", entries.len()));
+    out.push_str(&format!(
+        "\n{}\n",
+        crate::render::plural(entries.len(), "entry", "entries")
+    ));
     out
 }

@@ -56,9 +56,8 @@ pub fn render(entries: &[&Entry]) -> String {
     }
     let breaking = entries.iter().filter(|e| e.is_breaking()).count();
     out.push_str(&format!(
-        "\n{} entries ({} breaking)\n",
-        entries.len(),
-        breaking
+        "\n{} ({breaking} labelled breaking by the schedule)\n",
+        crate::render::plural(entries.len(), "entry", "entries"),
     ));
     out
 }

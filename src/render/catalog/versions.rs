@@ -52,5 +52,9 @@ pub fn table(rows: &[VersionRow]) -> String {
             r.version, r.introduced, r.removed, r.breaking, r.detectable
         ));
     }
+    out.push_str(
+        "\nBREAKING counts the entries the schedule labels breaking; every removal breaks what \
+         uses it.\n",
+    );
     out
 }

@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 
 use super::Context;
+use crate::render::plural;
 use crate::scan::{Finding, Report, Severity};
 
 struct Style {
@@ -25,10 +26,6 @@ impl Style {
             Severity::Info => self.paint("1;36", "info"),
         }
     }
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<()> {
@@ -124,20 +121,29 @@ fn summary(report: &Report, ctx: &Context, st: &Style, out: &mut dyn Write) -> i
     writeln!(out)?;
     write!(
         out,
-        "  {}: {} removed, {} deprecated, {} behaviour changes",
+        "  {}: {} removed, {} deprecated, {}",
         plural(s.findings, "finding", "findings"),
         s.removed,
         s.deprecated,
-        s.behaviour_change
+        plural(s.behaviour_change, "behaviour change", "behaviour changes")
     )?;
     if s.unavailable > 0 {
         write!(out, ", {} unavailable", s.unavailable)?;
     }
     if s.invalid_call > 0 {
-        write!(out, ", {} invalid calls", s.invalid_call)?;
+        write!(
+            out,
+            ", {}",
+            plural(s.invalid_call, "invalid call", "invalid calls")
+        )?;
     }
     if s.unused_suppression > 0 {
-        write!(out, ", {} unused suppressions", s.unused_suppression)?;
+        let n = s.unused_suppression;
+        write!(
+            out,
+            ", {}",
+            plural(n, "unused suppression", "unused suppressions")
+        )?;
     }
     writeln!(out)?;
     if s.suppressed > 0 {
