@@ -900,3 +900,27 @@ fn a_target_past_the_data_is_said_once_whatever_the_number_of_files() {
     );
     assert!(!String::from_utf8_lossy(&o.stderr).contains("past the newest"));
 }
+
+#[test]
+fn a_registration_block_gives_one_token_finding_per_line() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "register.sh",
+        "#!/bin/sh\n\
+         : \"${REGISTRATION_TOKEN:?set REGISTRATION_TOKEN first}\"\n\
+         gitlab-runner register \\\n  --non-interactive \\\n  --url \"$CI_SERVER_URL\" \\\n  \
+         --registration-token \"${REGISTRATION_TOKEN:?set REGISTRATION_TOKEN}\" \\\n  \
+         --executor shell\n",
+    );
+    let (v, _) = json(dir.path(), &["--target", "18.0", "."]);
+    let token: Vec<(u64, u64)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["id"] == "runner-registration-token")
+        .map(|f| (f["line"].as_u64().unwrap(), f["column"].as_u64().unwrap()))
+        .collect();
+    // Line 2 names the variable once as a use and once in the message; line 6 is the flag.
+    assert_eq!(token, [(2, 6), (6, 3)], "{v:#}");
+}

@@ -173,10 +173,18 @@ impl PatternKind for CliFlag {
             }
         }
         // The environment variable the program reads for the flag: only in files that run it.
+        // On a line where the flag is written, it is the flag's value
+        // (`--registration-token "$REGISTRATION_TOKEN"`): one use, found once, as the flag.
         if let Some(env) = &self.env
             && ctx.contains(program)
         {
-            out.extend(word_hits(env, ctx, WordBytes::Ident));
+            let line_of = |at: usize| memchr::memrchr(b'\n', &text[..at]).map_or(0, |i| i + 1);
+            let flag_lines: Vec<usize> = out.iter().map(|h| line_of(h.start)).collect();
+            out.extend(
+                word_hits(env, ctx, WordBytes::Ident)
+                    .into_iter()
+                    .filter(|h| !flag_lines.contains(&line_of(h.start))),
+            );
         }
         out
     }

@@ -339,11 +339,45 @@ impl Pattern {
 
 /// `word` standing alone outside comments (not preceded or followed by a byte `is_word`
 /// accepts): variables, metric names, literals, environment variables.
+/// Nor the text of a shell expansion's error message (`${TOKEN:?set REGISTRATION_TOKEN}`
+/// names the variable; it does not use it).
 pub fn word_hits(word: &str, ctx: &FileCtx, bytes: WordBytes) -> Vec<Hit> {
+    let text = ctx.src.text.as_bytes();
     ctx.word_offsets(word, bytes)
-        .filter(|&at| !ctx.src.in_comment(at))
+        .filter(|&at| !ctx.src.in_comment(at) && !in_expansion_message(text, at))
         .map(|at| Hit::new(at, at + word.len(), word))
         .collect()
+}
+
+/// How far back on its line a word is looked at for the `${NAME:?` it may stand in.
+const EXPANSION_LOOK_BACK: usize = 256;
+
+/// Is the bare word at `at` in the message of `${NAME:?message}` or `${NAME?message}`? Looks
+/// back at most [`EXPANSION_LOOK_BACK`] bytes, within the line.
+fn in_expansion_message(b: &[u8], at: usize) -> bool {
+    if at == 0 || b[at - 1] == b'$' {
+        return false;
+    }
+    let floor = at.saturating_sub(EXPANSION_LOOK_BACK);
+    let mut i = at;
+    while i > floor + 1 {
+        i -= 1;
+        match b[i] {
+            b'\n' | b'}' => return false,
+            b'{' if b[i - 1] == b'$' => {
+                let name_end = i
+                    + 1
+                    + b[i + 1..at]
+                        .iter()
+                        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+                        .count();
+                let rest = &b[name_end..at];
+                return name_end > i + 1 && (rest.starts_with(b":?") || rest.starts_with(b"?"));
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The last fixed key of a key path (`*.trigger.strategy` → `strategy`).
@@ -386,6 +420,29 @@ pub fn key_path_literals(path: &[String], values: &[String]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_in_an_expansions_message_is_not_a_use() {
+        let at = |t: &str, n: usize| {
+            let b = t.as_bytes();
+            let i = t.match_indices("REGISTRATION_TOKEN").nth(n).unwrap().0;
+            in_expansion_message(b, i)
+        };
+        let t = r#"--registration-token "${REGISTRATION_TOKEN:?set REGISTRATION_TOKEN}""#;
+        assert!(!at(t, 0));
+        assert!(at(t, 1));
+        assert!(at("${TOKEN?REGISTRATION_TOKEN is unset}", 0));
+        assert!(
+            !at("${TOKEN:-REGISTRATION_TOKEN}", 0),
+            "a default is not a message"
+        );
+        assert!(!at("${A:?x} REGISTRATION_TOKEN", 0), "after the expansion");
+        assert!(!at("${A:?x\nREGISTRATION_TOKEN", 0), "on the next line");
+        assert!(
+            !at("${A:?x $REGISTRATION_TOKEN}", 0),
+            "an expansion in the message"
+        );
+    }
 
     /// The backticked names of a table cell, without the notes in parentheses.
     fn names(cell: &str) -> Vec<String> {
