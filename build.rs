@@ -50,9 +50,13 @@ fn main() {
             std::fs::read_to_string(Path::new("data").join(&name)).expect("data file is readable");
         let json = match serde_saphyr::from_str::<raw::RawFile>(&text) {
             Ok(file) => serde_json::to_string(&file).expect("raw data serializes"),
-            // Invalid YAML: embed nothing compiled; the loader then reads the YAML itself and
-            // reports the error with its position (and the unit tests fail).
-            Err(_) => String::new(),
+            // A built-in data file that does not parse fails the build, at its line, with the
+            // lines around it (`uplint data check data/NAME` says the same, and checks the rest).
+            Err(e) => {
+                eprintln!("invalid built-in data in data/{name}: {e}");
+                eprintln!("help: data/README.md lists the fields of an entry and of each pattern");
+                std::process::exit(1);
+            }
         };
         std::fs::write(Path::new(&out).join(format!("{name}.json")), json)
             .expect("OUT_DIR is writable");
