@@ -13,9 +13,17 @@
 //! data: [deprecations/]   # extra data files, relative to this file
 //! fail-on: warning        # error (default), warning or never
 //! baseline: uplint-baseline.json   # hide the findings it records, relative to this file
-//! fix: true               # apply the safe fixes (as --fix)
-//! unsafe-fixes: true      # with fix (or --fix, --diff): the unsafe fixes too
+//! fix: true               # apply the safe fixes (as --fix); --config files only
+//! unsafe-fixes: true      # with fix (or --fix, --diff): the unsafe fixes too; --config only
 //! ```
+//!
+//! The scanned tree is untrusted. A file found in it ([`Origin::Found`]) may not set `fix` or
+//! `unsafe-fixes` (refused: the scanned files cannot turn on writes into themselves; they come
+//! from the command line or a file named with `--config`). Booleans are the YAML booleans `true`
+//! and `false`, unquoted: `"yes"`, `on`, `"true"` are refused at their line and column. A path a
+//! file names (`data`, `baseline`) must stay inside its directory; a refusal uses the same words
+//! whether what lies outside exists, is a link, a directory or a FIFO, and never shows where a
+//! link leads.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -51,8 +59,29 @@ struct Raw {
     data: Option<Vec<S>>,
     fail_on: Option<S>,
     baseline: Option<S>,
-    fix: Option<bool>,
-    unsafe_fixes: Option<bool>,
+    fix: Option<Spanned<Flag>>,
+    unsafe_fixes: Option<Spanned<Flag>>,
+}
+
+/// A boolean setting: the YAML booleans `true` and `false`, unquoted, and nothing else (not
+/// the string `"yes"`, not YAML 1.1's `on`).
+#[derive(Clone, Copy, Debug)]
+struct Flag(bool);
+
+impl<'de> Deserialize<'de> for Flag {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Flag, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Flag;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("`true` or `false` (a YAML boolean, unquoted)")
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Flag, E> {
+                Ok(Flag(v))
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 /// When findings make `uplint scan` exit with status 1 (`fail-on:`, `--fail-on`).
@@ -150,7 +179,7 @@ pub fn find(start: &Path) -> Option<PathBuf> {
     None
 }
 
-fn err(name: &str, text: &Arc<str>, s: &S, message: String, help: &str) -> DataError {
+fn err<T>(name: &str, text: &Arc<str>, s: &Spanned<T>, message: String, help: &str) -> DataError {
     let o = s.referenced.span().byte_offset().unwrap_or(0) as usize;
     let l = s.referenced.span().byte_len().unwrap_or(1) as usize;
     DataError::at(name, text, o, l.max(1), message).with_help(help)
@@ -164,7 +193,7 @@ struct Checker<'a> {
 }
 
 impl Checker<'_> {
-    fn push(&mut self, s: &S, message: String, help: &str) {
+    fn push<T>(&mut self, s: &Spanned<T>, message: String, help: &str) {
         self.errors
             .push(err(self.name, self.text, s, message, help));
     }
@@ -251,6 +280,24 @@ impl Checker<'_> {
 }
 
 impl Checker<'_> {
+    /// A setting that turns on writes (`fix`, `unsafe-fixes`): the user's to give, on the
+    /// command line or in a file named with `--config`, never the scanned tree's.
+    fn write_setting(
+        &mut self,
+        value: &Option<Spanned<Flag>>,
+        key: &str,
+        flag: &str,
+        origin: Origin,
+    ) {
+        if let (Some(s), Origin::Found) = (value, origin) {
+            self.push(
+                s,
+                format!("`{key}` is not read from a configuration file found in the scanned tree: the scanned files cannot turn on writes into themselves"),
+                &format!("give it as {flag} on the command line, or in a configuration file named with --config"),
+            );
+        }
+    }
+
     /// The baseline file a configuration names: relative, inside the file's directory tree,
     /// a regular file (or not there yet).
     fn baseline(&mut self, value: &Option<S>, dir: &Path) -> Option<PathBuf> {
@@ -303,7 +350,8 @@ impl Config {
             .map_err(|e| vec![DataError::file(&name, e.to_string())])?
             .into();
         let yaml = if text.trim().is_empty() { "{}" } else { &text };
-        let raw: Raw = serde_saphyr::from_str(yaml)
+        let options = serde_saphyr::options! { strict_booleans: true };
+        let raw: Raw = serde_saphyr::from_str_with_options(yaml, options)
             .map_err(|e| vec![crate::catalog::error::yaml_error(&name, &text, &e)])?;
         let mut check = Checker {
             name: &name,
@@ -316,8 +364,8 @@ impl Config {
             min_version: check.version(&raw.min_version, "min-version"),
             api_v5: check.api_v5(&raw.api),
             fail_on: check.fail_on(&raw.fail_on),
-            fix: raw.fix,
-            unsafe_fixes: raw.unsafe_fixes,
+            fix: raw.fix.as_ref().map(|f| f.value.0),
+            unsafe_fixes: raw.unsafe_fixes.as_ref().map(|f| f.value.0),
             exclude: check.globs(&raw.exclude),
             select: strings(&raw.select),
             ignore: strings(&raw.ignore),
@@ -328,6 +376,8 @@ impl Config {
                 .map(|(k, v)| (k.clone(), v.iter().map(|s| s.value.clone()).collect()))
                 .collect(),
         };
+        check.write_setting(&raw.fix, "fix", "--fix", origin);
+        check.write_setting(&raw.unsafe_fixes, "unsafe-fixes", "--unsafe-fixes", origin);
         let dir = path.parent().unwrap_or(Path::new("."));
         let data = check.data(&raw.data, dir);
         let baseline = check.baseline(&raw.baseline, dir);
@@ -387,36 +437,44 @@ mod confine {
 
     use super::MAX_FILE_SIZE;
 
-    /// Why a path named in a configuration file is not read. Nothing here shows content.
+    /// Why a path named in a configuration file is not read. Nothing here shows content, and
+    /// no refusal tells what exists outside the directory: a path that leaves it (by `..` or
+    /// through a link, to something that exists or not) and a path that is no regular file or
+    /// directory get the same words.
     #[derive(Debug, thiserror::Error)]
     pub enum Refusal {
         #[error("it is an absolute path")]
         Absolute,
-        #[error("it resolves to {}, outside the directory of the configuration file", .0.display())]
-        Outside(PathBuf),
-        #[error("{} is not a regular file", .0.display())]
-        NotAFile(PathBuf),
+        #[error(
+            "it must be a relative path to a regular file or directory inside the configuration file's directory, links included"
+        )]
+        NotInside,
         #[error("{} is larger than {} MiB", .0.display(), MAX_FILE_SIZE >> 20)]
         TooLarge(PathBuf),
         #[error("it cannot be read ({0})")]
         Unreadable(io::ErrorKind),
     }
 
-    /// Where `base/rel` leads, checked to lie under `root` (canonical) once links are resolved.
+    /// Where `shown` leads, checked to lie under `root` (canonical) once links are resolved.
+    /// A path that does not resolve is `Unreadable(NotFound)` only when it simply is not there;
+    /// any other failure is [`Refusal::NotInside`], as a path outside is.
     fn resolve(root: &Path, shown: &Path) -> Result<PathBuf, Refusal> {
-        let canonical = std::fs::canonicalize(shown).map_err(|e| Refusal::Unreadable(e.kind()))?;
+        let canonical = std::fs::canonicalize(shown).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => Refusal::Unreadable(io::ErrorKind::NotFound),
+            _ => Refusal::NotInside,
+        })?;
         if canonical.starts_with(root) {
             Ok(canonical)
         } else {
-            Err(Refusal::Outside(canonical))
+            Err(Refusal::NotInside)
         }
     }
 
     /// A regular file no larger than the limit (`shown` names it in the refusal).
     fn check_file(canonical: &Path, shown: &Path) -> Result<(), Refusal> {
-        let meta = std::fs::metadata(canonical).map_err(|e| Refusal::Unreadable(e.kind()))?;
+        let meta = std::fs::metadata(canonical).map_err(|_| Refusal::NotInside)?;
         if !meta.is_file() {
-            Err(Refusal::NotAFile(shown.to_path_buf()))
+            Err(Refusal::NotInside)
         } else if meta.len() > MAX_FILE_SIZE {
             Err(Refusal::TooLarge(shown.to_path_buf()))
         } else {
@@ -424,19 +482,40 @@ mod confine {
         }
     }
 
-    /// A path that does not exist: what exists of it must lie inside `root` (and be no
-    /// dangling link), so that no answer tells what exists outside.
+    /// A path that does not exist: what exists of it must lie inside `root` and be no link
+    /// (a dangling link is refused as one that leads out), so that no answer tells what
+    /// exists outside.
     fn missing_inside(root: &Path, shown: &Path) -> Result<(), Refusal> {
         let mut p = shown;
         loop {
             if std::fs::symlink_metadata(p).is_ok() {
-                return resolve(root, p).map(drop);
+                // `p == shown`: a dangling link.
+                return match resolve(root, p) {
+                    Ok(_) if p != shown => Ok(()),
+                    _ => Err(Refusal::NotInside),
+                };
             }
             match p.parent() {
                 Some(q) if !q.as_os_str().is_empty() => p = q,
                 _ => return Ok(()),
             }
         }
+    }
+
+    /// Does `rel` climb above its start with `..` (without looking at the file system)?
+    fn climbs_out(rel: &Path) -> bool {
+        let mut depth = 0usize;
+        for c in rel.components() {
+            match c {
+                std::path::Component::ParentDir => match depth.checked_sub(1) {
+                    Some(d) => depth = d,
+                    None => return true,
+                },
+                std::path::Component::Normal(_) => depth += 1,
+                _ => {}
+            }
+        }
+        false
     }
 
     fn is_data_name(p: &Path) -> bool {
@@ -453,6 +532,9 @@ mod confine {
         let rel_path = Path::new(rel);
         if rel_path.has_root() {
             return Err(Refusal::Absolute);
+        }
+        if climbs_out(rel_path) {
+            return Err(Refusal::NotInside);
         }
         let shown = base.join(rel_path);
         let canonical = match resolve(root, &shown) {
@@ -473,7 +555,7 @@ mod confine {
             if !is_data_name(&path) {
                 continue;
             }
-            let inner = resolve(root, &path)?;
+            let inner = resolve(root, &path).map_err(|_| Refusal::NotInside)?;
             // The catalog reads the regular files of a directory and passes over the rest.
             if inner.is_file() {
                 check_file(&inner, &path)?;

@@ -278,26 +278,33 @@ fn scan_configured(dir: &Path, args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `uplint scan --config .uplint.yml ARGS`: the user names the file, so it may ask for fixes.
+fn scan_named(dir: &Path, args: &[&str]) -> Output {
+    let mut all = vec!["--config", ".uplint.yml"];
+    all.extend_from_slice(args);
+    scan_configured(dir, &all)
+}
+
 #[test]
 fn fix_true_in_the_configuration_fixes() {
     let dir = configured("fix: true\nunsafe-fixes: true\n");
-    succeeded(&scan_configured(dir.path(), &["."]));
+    succeeded(&scan_named(dir.path(), &["."]));
     assert_fixed(&dir.path().join("q.graphql"));
 }
 
 #[test]
 fn unsafe_fixes_in_the_configuration_alone_writes_nothing() {
     let dir = configured("unsafe-fixes: true\n");
-    let out = scan_configured(dir.path(), &["."]);
+    let out = scan_named(dir.path(), &["."]);
     assert_eq!(out.status.code(), Some(1), "the finding remains");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("q.graphql")).unwrap(),
         QUERY
     );
     // It widens --diff and --fix.
-    let diff = scan_configured(dir.path(), &["--diff", "."]);
+    let diff = scan_named(dir.path(), &["--diff", "."]);
     assert!(String::from_utf8_lossy(&diff.stdout).contains("+    issues { totalIssueWeight }"));
-    succeeded(&scan_configured(dir.path(), &["--fix", "."]));
+    succeeded(&scan_named(dir.path(), &["--fix", "."]));
     assert_fixed(&dir.path().join("q.graphql"));
 }
 

@@ -13,7 +13,7 @@ use super::{Origin, ProjectTotals, RecordedOptions, data_digest};
 use crate::baseline::BaselineCounts;
 use crate::catalog::Catalog;
 use crate::scan::shard::{Shard, ShardError};
-use crate::scan::{FileError, Finding, Report, Summary};
+use crate::scan::{FileError, Finding, Report, Summary, UnusedSuppression};
 use crate::version::ServiceVersion;
 
 /// A report as `uplint scan --format json` writes it.
@@ -115,24 +115,88 @@ pub enum MergeError {
     },
     #[error("project {project}: {missing}; the merge would not be the whole scan")]
     MissingShards { project: String, missing: String },
+    #[error(
+        "{file}: options.shard `{shard}` has {total} shards; at most {MAX_SHARD_TOTAL} are merged (GitLab's parallel: allows 200)"
+    )]
+    TooManyShards {
+        file: String,
+        shard: Shard,
+        total: u64,
+    },
+    #[error(
+        "{file}: {at}: {what}; a report of `uplint scan` counts lines and columns from 1, at most {MAX_POSITION}, and ends no earlier than it starts"
+    )]
+    BadPosition {
+        file: String,
+        at: String,
+        what: String,
+    },
+    #[error(
+        "{file}: {at}: `{id}` is neither an entry of the data nor unused-suppression; merge reports made with this data"
+    )]
+    UnknownRule {
+        file: String,
+        at: String,
+        id: String,
+    },
+    #[error(
+        "{file}: {what}: the reports' counts add up to more than {max}; a report of `uplint scan` counts what it scanned",
+        max = usize::MAX
+    )]
+    CountOverflow { file: String, what: &'static str },
+}
+
+/// The most shards of one project a merge takes (a report claiming more is refused before
+/// anything is counted per shard).
+pub const MAX_SHARD_TOTAL: u64 = 10_000;
+
+/// The largest line or column a merged report may give: a scanned file is at most 256 MiB, so
+/// no real position comes near; anything above is refused before arithmetic meets it.
+pub const MAX_POSITION: usize = 1 << 32;
+
+/// A report read and checked, ready to be merged.
+pub struct Parsed {
+    name: String,
+    report: JsonReport,
+}
+
+/// Read one report (`name` is its file, for errors): well-formed JSON of a report of `uplint
+/// scan`, of one project, each finding's position sane and its rule one of `catalog`.
+pub fn parse(name: &str, text: &str, catalog: &Catalog) -> Result<Parsed, MergeError> {
+    let report: JsonReport =
+        serde_json::from_str(text).map_err(|source| MergeError::NotAReport {
+            file: name.to_string(),
+            line: source.line(),
+            column: source.column(),
+            source,
+        })?;
+    if report.project.is_none() || !report.projects.is_empty() {
+        return Err(MergeError::AlreadyMerged(name.to_string()));
+    }
+    check_findings(name, &report.findings, catalog)?;
+    Ok(Parsed {
+        name: name.to_string(),
+        report,
+    })
 }
 
 /// Merge reports given as (file name, text).
 pub fn merge(inputs: &[(String, String)], catalog: &Catalog) -> Result<Merged, MergeError> {
-    let mut reports = Vec::new();
-    for (name, text) in inputs {
-        let r: JsonReport =
-            serde_json::from_str(text).map_err(|source| MergeError::NotAReport {
-                file: name.clone(),
-                line: source.line(),
-                column: source.column(),
-                source,
-            })?;
-        if r.project.is_none() || !r.projects.is_empty() {
-            return Err(MergeError::AlreadyMerged(name.clone()));
-        }
-        reports.push((name.as_str(), r));
-    }
+    let parsed = inputs
+        .iter()
+        .map(|(name, text)| parse(name, text, catalog))
+        .collect::<Result<Vec<_>, _>>()?;
+    merge_parsed(parsed, catalog)
+}
+
+/// Merge reports read with [`parse`].
+pub fn merge_parsed(parsed: Vec<Parsed>, catalog: &Catalog) -> Result<Merged, MergeError> {
+    let names: Vec<String> = parsed.iter().map(|p| p.name.clone()).collect();
+    let reports: Vec<(&str, JsonReport)> = names
+        .iter()
+        .map(String::as_str)
+        .zip(parsed.into_iter().map(|p| p.report))
+        .collect();
     let Some((first_name, first)) = reports.first() else {
         return Err(MergeError::Nothing);
     };
@@ -147,38 +211,19 @@ pub fn merge(inputs: &[(String, String)], catalog: &Catalog) -> Result<Merged, M
     }
     let (target, current, min_version) = (first.target, first.current, first.min_version);
     let api_v5 = first.api == "v5";
-    let baseline = reports
-        .iter()
-        .filter_map(|(_, r)| r.baseline)
-        .reduce(|a, b| BaselineCounts {
-            hidden: a.hidden + b.hidden,
-            gone: a.gone + b.gone,
-        });
-
-    let mut by_project: BTreeMap<String, Vec<(&str, JsonReport)>> = BTreeMap::new();
-    for (name, r) in reports {
-        let project = r.project.clone().unwrap_or_default();
-        by_project.entry(project).or_default().push((name, r));
-    }
-    let several = by_project.len() > 1;
-    let mut report = Report::default();
-    let mut projects = Vec::new();
-    let mut single = None;
-    for (project, parts) in by_project {
-        let (mut part, options) = merge_project(&project, parts)?;
-        if several {
-            projects.push(ProjectTotals::new(&project, &part.summary));
-            for f in &mut part.findings {
-                f.path = format!("{project}/{}", f.path);
-            }
-            for e in &mut part.errors {
-                e.path = format!("{project}/{}", e.path);
-            }
-        } else {
-            single = Some((project, options));
+    let mut baseline: Option<BaselineCounts> = None;
+    for (name, r) in &reports {
+        if let Some(b) = r.baseline {
+            baseline = Some(match baseline {
+                None => b,
+                Some(a) => BaselineCounts {
+                    hidden: add(name, "baseline.hidden", a.hidden, b.hidden)?,
+                    gone: add(name, "baseline.gone", a.gone, b.gone)?,
+                },
+            });
         }
-        report.absorb(part);
     }
+    let (mut report, projects, single) = combine(reports)?;
     report.finish();
     restore(&mut report.findings, catalog);
     let (project, options) = match single {
@@ -199,6 +244,135 @@ pub fn merge(inputs: &[(String, String)], catalog: &Catalog) -> Result<Merged, M
         projects,
         baseline,
     })
+}
+
+/// The reports merged per project, then together (paths prefixed with their project when
+/// there are several); the single project and its options when there is one.
+#[allow(clippy::type_complexity)]
+fn combine(
+    reports: Vec<(&str, JsonReport)>,
+) -> Result<
+    (
+        Report,
+        Vec<ProjectTotals>,
+        Option<(String, RecordedOptions)>,
+    ),
+    MergeError,
+> {
+    let mut by_project: BTreeMap<String, Vec<(&str, JsonReport)>> = BTreeMap::new();
+    for (name, r) in reports {
+        let project = r.project.clone().unwrap_or_default();
+        by_project.entry(project).or_default().push((name, r));
+    }
+    let several = by_project.len() > 1;
+    let mut report = Report::default();
+    let mut projects = Vec::new();
+    let mut single = None;
+    for (project, parts) in by_project {
+        let first_file = parts[0].0;
+        let (mut part, options) = merge_project(&project, parts)?;
+        if several {
+            projects.push(ProjectTotals::new(&project, &part.summary));
+            for f in &mut part.findings {
+                f.path = format!("{project}/{}", f.path);
+            }
+            for e in &mut part.errors {
+                e.path = format!("{project}/{}", e.path);
+            }
+        } else {
+            single = Some((project, options));
+        }
+        absorb(&mut report, part, first_file)?;
+    }
+    Ok((report, projects, single))
+}
+
+/// `a + b`, or the refusal of a count that does not fit.
+fn add(file: &str, what: &'static str, a: usize, b: usize) -> Result<usize, MergeError> {
+    a.checked_add(b).ok_or_else(|| MergeError::CountOverflow {
+        file: file.to_string(),
+        what,
+    })
+}
+
+/// [`Report::absorb`] with every count added checked (`file` is the report added).
+fn absorb(into: &mut Report, from: Report, file: &str) -> Result<(), MergeError> {
+    let (a, b) = (&mut into.summary, &from.summary);
+    a.files_scanned = add(
+        file,
+        "summary.files_scanned",
+        a.files_scanned,
+        b.files_scanned,
+    )?;
+    a.files_skipped_binary = add(
+        file,
+        "summary.files_skipped_binary",
+        a.files_skipped_binary,
+        b.files_skipped_binary,
+    )?;
+    a.suppressed = add(file, "summary.suppressed", a.suppressed, b.suppressed)?;
+    a.before_current = add(
+        file,
+        "summary.before_current",
+        a.before_current,
+        b.before_current,
+    )?;
+    into.findings.extend(from.findings);
+    into.errors.extend(from.errors);
+    Ok(())
+}
+
+/// Each finding (and each edit of its fix) starts at line and column 1 or later, ends no
+/// earlier than it starts, stays below [`MAX_POSITION`], and names a rule of the data.
+fn check_findings(file: &str, findings: &[Finding], catalog: &Catalog) -> Result<(), MergeError> {
+    let bad = |at: String, what: String| MergeError::BadPosition {
+        file: file.to_string(),
+        at,
+        what,
+    };
+    for (i, f) in findings.iter().enumerate() {
+        let at = format!("findings[{i}]");
+        if catalog.get(&f.id).is_none() && f.id != UnusedSuppression::ID {
+            return Err(MergeError::UnknownRule {
+                file: file.to_string(),
+                at: format!("{at}.id"),
+                id: f.id.clone(),
+            });
+        }
+        check_span((f.line, f.column, f.end_line, f.end_column))
+            .map_err(|what| bad(at.clone(), what))?;
+        for (j, e) in f.fix.iter().flat_map(|x| x.edits.iter()).enumerate() {
+            check_span((e.line, e.column, e.end_line, e.end_column))
+                .map_err(|what| bad(format!("{at}.fix.edits[{j}]"), what))?;
+        }
+    }
+    Ok(())
+}
+
+/// What is wrong with a (line, column, end line, end column) extent, if anything.
+fn check_span(
+    (line, column, end_line, end_column): (usize, usize, usize, usize),
+) -> Result<(), String> {
+    let named = [
+        ("line", line),
+        ("column", column),
+        ("end_line", end_line),
+        ("end_column", end_column),
+    ];
+    for (name, v) in named {
+        if v == 0 || v > MAX_POSITION {
+            return Err(format!("{name} is {v}"));
+        }
+    }
+    if end_line < line {
+        return Err(format!("end_line {end_line} is before line {line}"));
+    }
+    if end_line == line && end_column < column {
+        return Err(format!(
+            "end_column {end_column} is before column {column} on the same line"
+        ));
+    }
+    Ok(())
 }
 
 /// Every report was made for the same upgrade (target, current, min-version, API) and data as
@@ -269,6 +443,13 @@ fn merge_project(
                 source,
             })?
             .expect("not whole");
+        if shard.total > MAX_SHARD_TOTAL {
+            return Err(MergeError::TooManyShards {
+                file: name.to_string(),
+                shard,
+                total: shard.total,
+            });
+        }
         if *total.get_or_insert(shard.total) != shard.total {
             return Err(MergeError::ShardTotals {
                 project: project.to_string(),
@@ -298,6 +479,7 @@ fn merge_project(
         }
     }
     if let Some(total) = total {
+        // `total` is at most MAX_SHARD_TOTAL: this loop is bounded.
         let missing: Vec<String> = (1..=total)
             .filter(|i| !seen.contains_key(i))
             .map(|i| format!("{i}/{total}"))
@@ -308,19 +490,25 @@ fn merge_project(
             } else {
                 ("shards", "are")
             };
+            const SHOWN: usize = 20;
+            let mut list = missing[..missing.len().min(SHOWN)].join(", ");
+            if missing.len() > SHOWN {
+                list.push_str(&format!(" and {} more", missing.len() - SHOWN));
+            }
             return Err(MergeError::MissingShards {
                 project: project.to_string(),
-                missing: format!("{noun} {} {verb} missing", missing.join(", ")),
+                missing: format!("{noun} {list} {verb} missing"),
             });
         }
     }
     let mut report = Report::default();
-    for (_, r) in parts {
-        report.absorb(Report {
+    for (name, r) in parts {
+        let part = Report {
             findings: r.findings,
             errors: r.errors,
             summary: r.summary,
-        });
+        };
+        absorb(&mut report, part, name)?;
     }
     report.finish();
     Ok((report, first_options))

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::fingerprint;
-use crate::scan::{Report, Severity, Status};
+use crate::scan::{Finding, Report, Severity, Status};
 
 #[derive(Serialize)]
 struct Issue<'a> {
@@ -46,30 +46,38 @@ fn severity(status: Status, sev: Severity) -> &'static str {
     }
 }
 
+fn issue(f: &Finding) -> Issue<'_> {
+    Issue {
+        ty: "issue",
+        check_name: &f.id,
+        description: match &f.replacement {
+            Some(r) => format!("{} (`{}`). Use: {r}", f.message, f.matched),
+            None => format!("{} (`{}`)", f.message, f.matched),
+        },
+        categories: ["Compatibility"],
+        severity: severity(f.status, f.severity),
+        fingerprint: fingerprint(f),
+        location: Location {
+            path: &f.path,
+            lines: Lines {
+                begin: f.line,
+                end: f.end_line,
+            },
+        },
+    }
+}
+
+/// The issues, each made and written in turn (memory holds one issue, not the array).
+struct Issues<'a>(&'a [Finding]);
+
+impl Serialize for Issues<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(issue))
+    }
+}
+
 pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let issues: Vec<Issue> = report
-        .findings
-        .iter()
-        .map(|f| Issue {
-            ty: "issue",
-            check_name: &f.id,
-            description: match &f.replacement {
-                Some(r) => format!("{} (`{}`). Use: {r}", f.message, f.matched),
-                None => format!("{} (`{}`)", f.message, f.matched),
-            },
-            categories: ["Compatibility"],
-            severity: severity(f.status, f.severity),
-            fingerprint: fingerprint(f),
-            location: Location {
-                path: &f.path,
-                lines: Lines {
-                    begin: f.line,
-                    end: f.end_line,
-                },
-            },
-        })
-        .collect();
-    serde_json::to_writer_pretty(&mut *out, &issues)?;
+    serde_json::to_writer_pretty(&mut *out, &Issues(&report.findings))?;
     out.write_all(b"\n")
 }
 

@@ -193,15 +193,20 @@ pub fn by_version(report: &Report) -> Vec<(Option<Milestone>, Vec<&Finding>)> {
     groups
 }
 
-/// The column of a finding within its displayed source line (an excerpt of a long line).
+/// The column of a finding within its displayed source line (an excerpt of a long line), from
+/// 1; the end (exclusive) is at most one past the line, so a caret never runs past what is
+/// shown, whatever positions a finding read from a report gives.
 pub fn display_columns(f: &Finding) -> (usize, usize) {
-    let start = f.column + 1 - f.excerpt_column;
+    let past_end = f.source_line.chars().count() + 1;
+    let start = (f.column + 1)
+        .saturating_sub(f.excerpt_column)
+        .clamp(1, past_end);
     let end = if f.end_line == f.line {
-        f.end_column + 1 - f.excerpt_column
+        (f.end_column + 1).saturating_sub(f.excerpt_column)
     } else {
-        f.source_line.chars().count() + 1
+        past_end
     };
-    (start, end.max(start))
+    (start, end.clamp(start, past_end))
 }
 
 /// Escape text for XML and HTML.

@@ -2,12 +2,14 @@
 //! relative, percent-encoded URI and a 1-based region, partial fingerprints, no
 //! security-severity (these are compatibility findings, not vulnerabilities).
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::{Context, INFORMATION_URI, Rule, TOOL_VERSION, fingerprint};
-use crate::scan::{Report, Severity};
+use crate::scan::{Finding, Report, Severity};
 use crate::version::Milestone;
 
 /// Percent-encode a relative path as a URI reference (RFC 3986 path characters stay).
@@ -71,56 +73,96 @@ fn rule_json(r: &Rule) -> Value {
     })
 }
 
-pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<()> {
-    let rule_ids: Vec<&String> = ctx.rules.keys().collect();
-    let rules: Vec<Value> = ctx.rules.values().map(rule_json).collect();
-    let results: Vec<Value> = report
-        .findings
-        .iter()
-        .map(|f| {
-            let mut message = format!("{} (`{}`)", f.message, f.matched);
-            if let Some(r) = &f.replacement {
-                message.push_str(&format!(". Replacement: {r}"));
+/// One result of the run.
+fn result_json(f: &Finding, rule_index: &HashMap<&str, usize>) -> Value {
+    let mut message = format!("{} (`{}`)", f.message, f.matched);
+    if let Some(r) = &f.replacement {
+        message.push_str(&format!(". Replacement: {r}"));
+    }
+    let mut result = json!({
+        "ruleId": f.id,
+        "ruleIndex": rule_index.get(f.id.as_str()).copied().unwrap_or(0),
+        "level": level(f.severity),
+        "message": {"text": message},
+        "locations": [{
+            "physicalLocation": {
+                "artifactLocation": {"uri": uri(&f.path), "uriBaseId": "%SRCROOT%"},
+                "region": {
+                    "startLine": f.line,
+                    "startColumn": f.column,
+                    "endLine": f.end_line,
+                    "endColumn": f.end_column.max(f.column.saturating_add(usize::from(f.end_line == f.line))),
+                }
             }
-            let mut result = json!({
-                "ruleId": f.id,
-                "ruleIndex": rule_ids.iter().position(|r| **r == f.id).unwrap_or(0),
-                "level": level(f.severity),
-                "message": {"text": message},
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": uri(&f.path), "uriBaseId": "%SRCROOT%"},
-                        "region": {
-                            "startLine": f.line,
-                            "startColumn": f.column,
-                            "endLine": f.end_line,
-                            "endColumn": f.end_column.max(f.column + usize::from(f.end_line == f.line)),
-                        }
-                    }
-                }],
-                "partialFingerprints": {"primaryLocationLineHash": fingerprint(f)},
-                "properties": {"status": f.status.as_str(), "removedIn": f.removed_in},
-            });
-            super::fixes::insert(&mut result, "fixes", super::fixes::sarif(f));
-            result
-        })
+        }],
+        "partialFingerprints": {"primaryLocationLineHash": fingerprint(f)},
+        "properties": {"status": f.status.as_str(), "removedIn": f.removed_in},
+    });
+    super::fixes::insert(&mut result, "fixes", super::fixes::sarif(f));
+    result
+}
+
+/// The results, each made and written in turn: memory holds one result, not the run's.
+struct Results<'a> {
+    findings: &'a [Finding],
+    rule_index: HashMap<&'a str, usize>,
+}
+
+impl Serialize for Results<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(
+            self.findings
+                .iter()
+                .map(|f| result_json(f, &self.rule_index)),
+        )
+    }
+}
+
+/// The document; the fields in the order of their names, as `json!` objects write theirs.
+#[derive(Serialize)]
+struct Doc<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    runs: [Run<'a>; 1],
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run<'a> {
+    column_kind: &'static str,
+    properties: Value,
+    results: Results<'a>,
+    tool: Value,
+}
+
+pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<()> {
+    let rule_index: HashMap<&str, usize> = ctx
+        .rules
+        .keys()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), i))
         .collect();
-    let doc = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
+    let rules: Vec<Value> = ctx.rules.values().map(rule_json).collect();
+    let doc = Doc {
+        schema: "https://json.schemastore.org/sarif-2.1.0.json",
+        runs: [Run {
+            column_kind: "unicodeCodePoints",
+            properties: json!({"target": ctx.target, "current": ctx.current, "api": if ctx.api_v5 { "v5" } else { "v4" }}),
+            results: Results {
+                findings: &report.findings,
+                rule_index,
+            },
+            tool: json!({"driver": {
                 "name": "uplint",
                 "version": TOOL_VERSION,
                 "semanticVersion": TOOL_VERSION,
                 "informationUri": INFORMATION_URI,
                 "rules": rules,
-            }},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-            "properties": {"target": ctx.target, "current": ctx.current, "api": if ctx.api_v5 { "v5" } else { "v4" }},
+            }}),
         }],
-    });
+        version: "2.1.0",
+    };
     serde_json::to_writer_pretty(&mut *out, &doc)?;
     out.write_all(b"\n")
 }
