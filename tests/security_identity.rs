@@ -1,0 +1,227 @@
+//! Issue #34: one identity for a file (the file classified, read, reported, fixed and shown in a
+//! diff is the one the walk found, never its shown path joined to a root again), and ignore
+//! files and CI includes confined to the scanned tree.
+#![cfg(unix)]
+
+use std::ffi::OsStr;
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::symlink;
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A query with a removed field (`totalWeight`, removed in 17.0, fixable from 16.5).
+const QUERY: &str = "query milestoneWeight($fullPath: ID!) {\n  group(fullPath: $fullPath) {\n    issues(state: opened) {\n      count\n      totalWeight\n    }\n  }\n}\n";
+
+/// The same query with another line where the diff shows its context: had it been read in the
+/// tree's file's place, `--diff` would show it.
+const OUTSIDE: &str = "query milestoneWeight($fullPath: ID!) {\n  group(fullPath: $fullPath) {\n    issues(state: opened) {\n      outsideSecret\n      totalWeight\n    }\n  }\n}\n";
+
+/// The most a run may take: a scan of a few files takes milliseconds, one that blocks on a FIFO
+/// or reads without end never finishes.
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Run `uplint scan --no-config --target 17.0 --current 16.5 ARGS` in `dir`, killed after
+/// [`TIMEOUT`] (`None` then), its address space limited to 2 GiB (reading `/dev/zero` without
+/// end fails at once rather than eating the machine's memory).
+fn scan(dir: &Path, args: &[&str]) -> Option<Output> {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_uplint"));
+    c.current_dir(dir)
+        .args([
+            "scan",
+            "--no-config",
+            "--target",
+            "17.0",
+            "--current",
+            "16.5",
+        ])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: `setrlimit` is async-signal-safe, and nothing else runs in the child.
+    unsafe {
+        c.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 2 << 30,
+                rlim_max: 2 << 30,
+            };
+            libc::setrlimit(libc::RLIMIT_AS, &limit);
+            Ok(())
+        });
+    }
+    let mut child = c.spawn().unwrap();
+    let started = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return Some(child.wait_with_output().unwrap());
+        }
+        if started.elapsed() > TIMEOUT {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// [`scan`], which must finish.
+fn finished(dir: &Path, args: &[&str]) -> Output {
+    scan(dir, args).unwrap_or_else(|| panic!("uplint scan {args:?} did not finish in {TIMEOUT:?}"))
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    })
+}
+
+/// The `path:line` of each finding of a JSON report.
+fn found(o: &Output) -> Vec<String> {
+    json(o)["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| format!("{}:{}", f["path"].as_str().unwrap(), f["line"]))
+        .collect()
+}
+
+fn mkfifo(path: &Path) {
+    assert!(Command::new("mkfifo").arg(path).status().unwrap().success());
+}
+
+/// A tree holding a file literally named `y\q.graphql` and a directory link `y` to `outside`.
+fn backslash_tree(outside: &Path) -> tempfile::TempDir {
+    let tree = tempfile::tempdir().unwrap();
+    fs::write(tree.path().join("y\\q.graphql"), QUERY).unwrap();
+    symlink(outside, tree.path().join("y")).unwrap();
+    tree
+}
+
+/// `y\q.graphql` beside a link `y -> outside/`: the scan reports the file of the tree under its
+/// own name, `--diff` shows its text, `--fix` fixes it, and the file outside (`q.graphql`, whose
+/// path the shown name would make through the link) is neither shown nor written.
+#[test]
+fn a_backslash_name_is_the_file_found_not_a_path_through_a_link() {
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("q.graphql");
+    fs::write(&target, OUTSIDE).unwrap();
+    let tree = backslash_tree(outside.path());
+
+    let plain = finished(tree.path(), &["--format", "json", "."]);
+    assert_eq!(found(&plain), ["y\\q.graphql:5"]);
+    let fix = &json(&plain)["findings"][0]["fix"]["edits"][0];
+    assert_eq!(fix["path"], "y\\q.graphql", "{plain:?}");
+
+    let diff = finished(tree.path(), &["--diff", "."]);
+    let shown = String::from_utf8_lossy(&diff.stdout);
+    assert!(shown.contains("+      totalIssueWeight"), "{shown}");
+    assert!(shown.contains("a/y\\q.graphql"), "{shown}");
+    assert!(!shown.contains("outsideSecret"), "{shown}");
+
+    let fixed = finished(tree.path(), &["--fix", "--format", "json", "."]);
+    assert_eq!(fixed.status.code(), Some(0), "{fixed:?}");
+    assert_eq!(found(&fixed), Vec::<String>::new());
+    assert_eq!(
+        fs::read_to_string(tree.path().join("y\\q.graphql")).unwrap(),
+        QUERY.replace("totalWeight", "totalIssueWeight")
+    );
+    assert_eq!(fs::read_to_string(&target).unwrap(), OUTSIDE);
+    assert!(
+        fs::symlink_metadata(tree.path().join("y"))
+            .unwrap()
+            .is_symlink()
+    );
+}
+
+/// What the shown name would make a path to is a FIFO outside, or, through a directory of the
+/// tree, a link to `/dev/zero`: neither is opened, and every scan ends at once with the finding
+/// of the tree's file (before, the scan blocked on the FIFO, or read `/dev/zero` without end).
+#[test]
+fn a_backslash_name_never_opens_a_fifo_or_a_device_by_its_shown_path() {
+    let outside = tempfile::tempdir().unwrap();
+    mkfifo(&outside.path().join("q.graphql"));
+    let fifo_tree = backslash_tree(outside.path());
+
+    let zero_tree = tempfile::tempdir().unwrap();
+    fs::write(zero_tree.path().join("y\\q.graphql"), QUERY).unwrap();
+    fs::create_dir(zero_tree.path().join("y")).unwrap();
+    symlink("/dev/zero", zero_tree.path().join("y/q.graphql")).unwrap();
+
+    for tree in [&fifo_tree, &zero_tree] {
+        for args in [&["."][..], &["--diff", "."], &["--fix", "."]] {
+            let mut all = vec!["--format", "json"];
+            all.extend(args);
+            let started = Instant::now();
+            let out = finished(tree.path(), &all);
+            assert!(
+                started.elapsed() < TIMEOUT / 2,
+                "{args:?} took {:?}",
+                started.elapsed()
+            );
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)),
+                "{args:?}: {out:?}"
+            );
+        }
+        assert_eq!(
+            fs::read_to_string(tree.path().join("y\\q.graphql")).unwrap(),
+            QUERY.replace("totalWeight", "totalIssueWeight")
+        );
+    }
+}
+
+/// A name that is not UTF-8 is shown with its bad byte escaped (`\xff`), and fixed: the file
+/// is reached by its own bytes, not by its shown name read back (before, it was shown with
+/// U+FFFD, and `--fix` looked for a file of that name).
+#[test]
+fn a_name_that_is_not_utf8_is_shown_escaped_and_fixed_by_its_bytes() {
+    let tree = tempfile::tempdir().unwrap();
+    let name = OsStr::from_bytes(b"bad\xff.graphql");
+    fs::write(tree.path().join(name), QUERY).unwrap();
+    // The name the lossy shown path would give: a trap, not the file scanned.
+    fs::write(tree.path().join("bad\u{FFFD}.graphql"), OUTSIDE).unwrap();
+
+    let plain = finished(tree.path(), &["--format", "json", "."]);
+    assert_eq!(
+        found(&plain),
+        ["bad\\xff.graphql:5", "bad\u{FFFD}.graphql:5"]
+    );
+    let fixed = finished(tree.path(), &["--fix", "--format", "json", "."]);
+    assert_eq!(fixed.status.code(), Some(0), "{fixed:?}");
+    assert_eq!(
+        fs::read_to_string(tree.path().join(name)).unwrap(),
+        QUERY.replace("totalWeight", "totalIssueWeight")
+    );
+    assert_eq!(
+        fs::read_to_string(tree.path().join("bad\u{FFFD}.graphql")).unwrap(),
+        OUTSIDE.replace("totalWeight", "totalIssueWeight")
+    );
+}
+
+/// `--fix` writes through no link below a scanned path, even with `--follow`, which reads
+/// through them: a directory link of the tree to a directory outside it leaves the outside
+/// file as it was, and says why.
+#[test]
+fn fix_writes_through_no_directory_link_even_with_follow() {
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("q.graphql"), QUERY).unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    symlink(outside.path(), tree.path().join("linked")).unwrap();
+    let out = finished(tree.path(), &["--follow", "--fix", "--format", "json", "."]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_eq!(
+        fs::read_to_string(outside.path().join("q.graphql")).unwrap(),
+        QUERY
+    );
+    let report = json(&out);
+    assert_eq!(report["errors"][0]["path"], "linked/q.graphql");
+    let message = report["errors"][0]["message"].as_str().unwrap();
+    assert!(message.contains("symbolic link"), "{message}");
+}
