@@ -225,3 +225,126 @@ fn fix_writes_through_no_directory_link_even_with_follow() {
     let message = report["errors"][0]["message"].as_str().unwrap();
     assert!(message.contains("symbolic link"), "{message}");
 }
+
+// --- Ignore files are confined to the tree -------------------------------------------------
+
+/// A tree with a finding in `q.graphql`, scanned with uplint's own walk and with the `ignore`
+/// crate's (`--follow`): the finding is reported, and the ignore files not read are listed.
+fn scan_both_walks(tree: &Path) -> Vec<serde_json::Value> {
+    [&[][..], &["--follow"]]
+        .iter()
+        .map(|extra| {
+            let mut args = vec!["--format", "json"];
+            args.extend(*extra);
+            args.push(".");
+            let out = finished(tree, &args);
+            assert_eq!(out.status.code(), Some(1), "{extra:?}: {out:?}");
+            assert_eq!(found(&out), ["q.graphql:5"], "{extra:?}");
+            json(&out)
+        })
+        .collect()
+}
+
+fn unread(report: &serde_json::Value) -> Vec<String> {
+    report["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            format!(
+                "{}: {}",
+                e["path"].as_str().unwrap(),
+                e["message"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+/// `.gitignore -> /dev/zero` (before: the scan read it without end and aborted, exit 134) and
+/// `.ignore` a FIFO (before: the scan waited for a writer for ever) are not read: listed, and
+/// the scan goes on.
+#[test]
+fn an_ignore_file_that_is_a_device_link_or_a_fifo_is_not_read() {
+    let tree = tempfile::tempdir().unwrap();
+    fs::write(tree.path().join("q.graphql"), QUERY).unwrap();
+    symlink("/dev/zero", tree.path().join(".gitignore")).unwrap();
+    fs::create_dir(tree.path().join("sub")).unwrap();
+    mkfifo(&tree.path().join("sub/.ignore"));
+    mkfifo(&tree.path().join("sub/.gitignore"));
+    for report in scan_both_walks(tree.path()) {
+        let e = unread(&report);
+        assert!(
+            e.iter()
+                .any(|e| e.starts_with(".gitignore: ") && e.contains("symbolic link")),
+            "{e:?}"
+        );
+        assert!(
+            e.iter()
+                .any(|e| e.starts_with("sub/.ignore: ") && e.contains("not a regular file")),
+            "{e:?}"
+        );
+    }
+}
+
+/// An ignore file that is a link out of the tree (`.ignore -> /outside/rules`, whose rules would
+/// ignore the file with the finding) is not read: the finding is reported (before, the file
+/// was ignored, which told one bit of the outside file). Nor is a repository's `info/exclude`
+/// read through a `.git` file naming a directory outside, or through a link.
+#[test]
+fn an_ignore_file_outside_the_tree_is_not_read() {
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("rules"), "*.graphql\n").unwrap();
+    let gitdir = outside.path().join("gitdir");
+    fs::create_dir_all(gitdir.join("info")).unwrap();
+    fs::write(gitdir.join("info/exclude"), "*.graphql\n").unwrap();
+    fs::write(gitdir.join("commondir"), ".\n").unwrap();
+
+    let linked = tempfile::tempdir().unwrap();
+    fs::write(linked.path().join("q.graphql"), QUERY).unwrap();
+    symlink(outside.path().join("rules"), linked.path().join(".ignore")).unwrap();
+
+    let gitfile = tempfile::tempdir().unwrap();
+    fs::write(gitfile.path().join("q.graphql"), QUERY).unwrap();
+    fs::write(
+        gitfile.path().join(".git"),
+        format!("gitdir: {}\n", gitdir.display()),
+    )
+    .unwrap();
+
+    let exclude_link = tempfile::tempdir().unwrap();
+    fs::write(exclude_link.path().join("q.graphql"), QUERY).unwrap();
+    fs::create_dir_all(exclude_link.path().join(".git/info")).unwrap();
+    symlink(
+        gitdir.join("info/exclude"),
+        exclude_link.path().join(".git/info/exclude"),
+    )
+    .unwrap();
+
+    for tree in [&linked, &gitfile, &exclude_link] {
+        scan_both_walks(tree.path());
+    }
+    // The same rules in the tree's own regular files do ignore it.
+    let own = tempfile::tempdir().unwrap();
+    fs::write(own.path().join("q.graphql"), QUERY).unwrap();
+    fs::write(own.path().join(".ignore"), "*.graphql\n").unwrap();
+    let out = finished(own.path(), &["--format", "json", "."]);
+    assert_eq!(found(&out), Vec::<String>::new());
+}
+
+/// An ignore file larger than the limit (1 MiB) is not read, and said so.
+#[test]
+fn an_ignore_file_over_the_limit_is_not_read() {
+    let tree = tempfile::tempdir().unwrap();
+    fs::write(tree.path().join("q.graphql"), QUERY).unwrap();
+    let mut rules = "# padding\n".repeat(120_000);
+    rules.push_str("*.graphql\n");
+    fs::write(tree.path().join(".gitignore"), rules).unwrap();
+    for report in scan_both_walks(tree.path()) {
+        let e = unread(&report);
+        assert!(
+            e.iter()
+                .any(|e| e.starts_with(".gitignore: ") && e.contains("larger than 1 MiB")),
+            "{e:?}"
+        );
+    }
+}

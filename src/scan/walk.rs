@@ -600,9 +600,41 @@ fn walk(workers: &mut Workers, paths: &[PathBuf], root: &Path, only_files: bool)
     if let Some(plan) = own {
         #[cfg(target_os = "linux")]
         plan.walk(|| workers.worker());
-    } else {
-        builder.build_parallel().visit(workers);
+        return;
     }
+    #[cfg(unix)]
+    let confined = (!only_files).then(|| confine(&mut builder, paths, repository_roots));
+    builder.build_parallel().visit(workers);
+    #[cfg(unix)]
+    if let Some(confined) = confined {
+        let errors = confined.errors(|p| display_path(p, root).into_owned());
+        let mut acc = workers.acc.lock().unwrap_or_else(|p| p.into_inner());
+        acc.errors.extend(errors);
+    }
+}
+
+/// The crate reads no ignore file itself: they are read confined to the tree, as uplint's own
+/// walk reads them ([`super::ignore_files`]), and the crate asks which entries they ignore.
+#[cfg(unix)]
+fn confine(
+    builder: &mut WalkBuilder,
+    paths: &[PathBuf],
+    repository_roots: bool,
+) -> std::sync::Arc<super::ignore_files::Confined> {
+    let confined =
+        std::sync::Arc::new(super::ignore_files::Confined::new(paths, !repository_roots));
+    let asked = confined.clone();
+    builder
+        .ignore(false)
+        .git_ignore(false)
+        .git_exclude(false)
+        .git_global(false)
+        .parents(false)
+        .filter_entry(move |e| {
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            e.file_name() != ".git" && !asked.ignored(e.path(), e.depth(), is_dir)
+        });
+    confined
 }
 
 /// The `ignore` crate's walk of `paths` as uplint asks for it: hidden files, never `.git`, the
@@ -1116,9 +1148,8 @@ mod tests {
                 let paths = vec![tree.clone()];
                 let (builder, overrides, repository_roots) =
                     walk_builder(&paths, &tree, &exclude, false, threads);
-                let mut crate_walk: Vec<String> = builder
-                    .build()
-                    .filter_map(|e| {
+                let listed = |builder: WalkBuilder| -> Vec<String> {
+                    let mut all: Vec<String> = builder.build().filter_map(|e| {
                         let e = e.ok()?;
                         let t = e.file_type()?;
                         if t.is_file() {
@@ -1130,6 +1161,14 @@ mod tests {
                         }
                     })
                     .collect();
+                    all.sort();
+                    all
+                };
+                let crate_walk = listed(builder);
+                // The crate's walk with the ignore files read confined: the same files.
+                let (mut confined, _, _) = walk_builder(&paths, &tree, &exclude, false, threads);
+                let _ignore_files = confine(&mut confined, &paths, repository_roots);
+                prop_assert_eq!(&listed(confined), &crate_walk);
                 let Some(plan) = Plan::new(&paths, overrides, threads, false, !repository_roots) else {
                     // A global excludes file on this machine: the crate walks.
                     return Ok(());
@@ -1137,7 +1176,6 @@ mod tests {
                 let record = Record(Arc::new(Mutex::new(Vec::new())));
                 plan.walk(|| record.clone());
                 let mut own = record.0.lock().unwrap().clone();
-                crate_walk.sort();
                 own.sort();
                 prop_assert_eq!(own, crate_walk);
             }
