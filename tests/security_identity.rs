@@ -348,3 +348,43 @@ fn an_ignore_file_over_the_limit_is_not_read() {
         );
     }
 }
+
+// --- CI includes are confined to the project -----------------------------------------------
+
+/// `include:` globs and paths that climb out of the project (`../../../../**/*.yml`, a local
+/// `/../**`) walk nothing outside it: with a FIFO `.gitignore` in the directory above the
+/// project, a walk started there would wait on it for ever (before, the scan hung; over a real
+/// host it walked the whole file system). The project's own findings are reported, and only
+/// those.
+#[test]
+fn an_outward_include_glob_walks_nothing_outside_the_project() {
+    let base = tempfile::tempdir().unwrap();
+    mkfifo(&base.path().join(".gitignore"));
+    fs::write(
+        base.path().join("outside.yml"),
+        "job:\n  script: echo $CI_JOB_JWT\n",
+    )
+    .unwrap();
+    let project = base.path().join("project");
+    // A repository: the ignore files above it are not the scan's.
+    fs::create_dir_all(project.join(".git")).unwrap();
+    fs::create_dir_all(project.join("ci")).unwrap();
+    fs::write(
+        project.join(".gitlab-ci.yml"),
+        "include:\n  - '../../../../**/*.yml'\n  - local: '/../**/*.yml'\n  - local: '../outside.yml'\n  - '/ci/*.yml'\nbuild:\n  script: echo $CI_JOB_JWT\n",
+    )
+    .unwrap();
+    fs::write(
+        project.join("ci/build.yml"),
+        "test:\n  script: echo $CI_JOB_JWT\n",
+    )
+    .unwrap();
+    let started = Instant::now();
+    let out = finished(&project, &["--format", "json", "."]);
+    assert!(started.elapsed() < TIMEOUT / 2);
+    assert_eq!(
+        found(&out),
+        [".gitlab-ci.yml:7", "ci/build.yml:2"],
+        "{out:?}"
+    );
+}
