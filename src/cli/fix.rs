@@ -9,6 +9,7 @@ use super::print;
 use uplint::catalog::Catalog;
 use uplint::config::Settings;
 use uplint::fix::apply::{self, FileText, FixSettings};
+use uplint::fix::confined::Confinement;
 use uplint::fix::{Applicability, diff as udiff, range_start};
 use uplint::render::plural;
 use uplint::scan::{Options, Report, Scanner};
@@ -21,13 +22,14 @@ pub fn settings(s: &Settings, o: &Options) -> FixSettings {
     }
 }
 
-/// The files with a fix this run applies, in path order.
-fn files_to_fix(report: &Report, fixes: FixSettings) -> BTreeSet<&str> {
+/// The files with a fix this run applies, in the order of their shown paths: each as the walk
+/// found it (a file is never reached by its shown path) and as it is shown.
+fn files_to_fix(report: &Report, fixes: FixSettings) -> BTreeSet<(&str, &Path)> {
     report
         .findings
         .iter()
         .filter(|f| f.fix.as_ref().is_some_and(|x| fixes.allows(x)))
-        .map(|f| f.path.as_str())
+        .filter_map(|f| Some((f.path.as_str(), &**f.file.as_ref()?)))
         .collect()
 }
 
@@ -50,13 +52,13 @@ pub fn diff(
     scanner: &Scanner,
     cat: &Catalog,
     report: &Report,
-    root: &Path,
+    reach: &Confinement,
     fixes: FixSettings,
 ) -> ExitCode {
     let mut out = String::new();
     let (mut files, mut applied) = (0, 0);
-    for path in files_to_fix(report, fixes) {
-        let Some(file) = FileText::read(path, root) else {
+    for (path, walked) in files_to_fix(report, fixes) {
+        let Some(file) = FileText::read(walked, path, reach) else {
             continue;
         };
         let fixed = apply::fix_text(scanner, cat, &file, fixes);
@@ -98,25 +100,20 @@ pub fn fix(
     report: Report,
     paths: &[PathBuf],
     root: &Path,
+    reach: &Confinement,
     fixes: FixSettings,
 ) -> (Report, bool) {
-    let scanned: Vec<PathBuf> = paths.iter().filter_map(|p| p.canonicalize().ok()).collect();
     let mut refusals = Vec::new();
     let (mut files, mut applied) = (0, 0);
-    for path in files_to_fix(&report, fixes) {
-        let Some(file) = FileText::read(path, root) else {
+    for (path, walked) in files_to_fix(&report, fixes) {
+        let Some(file) = FileText::read(walked, path, reach) else {
             continue;
         };
         let fixed = apply::fix_text(scanner, cat, &file, fixes);
         if fixed.applied == 0 || fixed.text == file.text {
             continue;
         }
-        match apply::write_fixed(
-            &file.path,
-            &file.bytes,
-            &file.bytes_of(&fixed.text),
-            &scanned,
-        ) {
+        match apply::write_fixed(&file.path, &file.bytes, &file.bytes_of(&fixed.text), reach) {
             Ok(()) => {
                 files += 1;
                 applied += fixed.applied;
@@ -125,7 +122,7 @@ pub fn fix(
         }
     }
     let mut after = scanner.scan_paths(paths, root);
-    apply::attach_report(&mut after, cat, root, fixes.range_start);
+    apply::attach_report(&mut after, cat, reach, fixes.range_start);
     note(&format!(
         "uplint: fixed {} in {}",
         plural(applied, "finding", "findings"),

@@ -63,13 +63,16 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     let mut report = scanner.scan_paths(&a.paths, &root);
     let elapsed = started.elapsed();
     let fixes = super::fix::settings(&settings, scanner.options());
-    uplint::fix::apply::attach_report(&mut report, &cat, &root, fixes.range_start);
+    // Fixes read (and write) the files the walk found, as it found them.
+    let o = scanner.options();
+    let reach = uplint::fix::confined::Confinement::new(&a.paths, o.follow_links, o.max_file_size);
+    uplint::fix::apply::attach_report(&mut report, &cat, &reach, fixes.range_start);
     if a.diff {
-        return Ok(super::fix::diff(&scanner, &cat, &report, &root, fixes));
+        return Ok(super::fix::diff(&scanner, &cat, &report, &reach, fixes));
     }
     let mut refused = false;
     if settings.fix == Some(true) {
-        (report, refused) = super::fix::fix(&scanner, &cat, report, &a.paths, &root, fixes);
+        (report, refused) = super::fix::fix(&scanner, &cat, report, &a.paths, &root, &reach, fixes);
     }
     if let Some(path) = &a.write_baseline {
         write_file(path, &baseline::render(&report))?;

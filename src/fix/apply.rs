@@ -1,12 +1,15 @@
 //! Applying fixes: per file, in memory, round after round (each round re-scans the text and
 //! takes the fixes whose edits do not overlap those taken before it), then one atomic write
 //! per file that keeps what the file was (permissions, line endings, byte order mark, final
-//! line break) and refuses a file that changed since it was read, cannot be written, or is a
-//! link to a file outside the scanned paths.
+//! line break) and refuses a file that changed since it was read, cannot be written, is not a
+//! regular file, or is a link or reached through one (see [`super::confined`]).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use std::os::unix::ffi::OsStrExt;
+
+use super::confined::{Confinement, Unreachable};
 use super::{Applicability, Edit, Fix, attach};
 use crate::catalog::Catalog;
 use crate::scan::{FileError, Finding, Report, Scanner, classify};
@@ -39,7 +42,7 @@ impl FixSettings {
 pub struct FileText {
     /// Path shown in findings (relative to the scanned root).
     pub shown: String,
-    /// Where it is on disk.
+    /// Where the walk found it (see [`Finding::file`]).
     pub path: PathBuf,
     pub class: Class,
     pub bytes: Vec<u8>,
@@ -48,12 +51,12 @@ pub struct FileText {
 }
 
 impl FileText {
-    /// Read a file the scan reported. `None`: not a UTF-8 text file uplint classifies (such a
-    /// file gets no fix).
-    pub fn read(shown: &str, root: &Path) -> Option<FileText> {
-        let path = root.join(shown);
-        let class = classify::classify(&path.to_string_lossy().replace('\\', "/"))?;
-        let bytes = std::fs::read(&path).ok()?;
+    /// Read a file the scan reported, the one the walk found at `path` (shown as `shown`),
+    /// within `reach` ([`Confinement::read`]). `None`: not a UTF-8 text file uplint
+    /// classifies (such a file gets no fix), or not a regular file reached as the walk did.
+    pub fn read(path: &Path, shown: &str, reach: &Confinement) -> Option<FileText> {
+        let class = classify::classify(&path.to_string_lossy())?;
+        let bytes = reach.read(path).ok()?;
         let (bom, body) = match bytes.strip_prefix(BOM.as_bytes()) {
             Some(rest) => (true, rest),
             None => (false, &bytes[..]),
@@ -61,7 +64,7 @@ impl FileText {
         let text = std::str::from_utf8(body).ok()?.to_string();
         Some(FileText {
             shown: shown.to_string(),
-            path,
+            path: path.to_path_buf(),
             class,
             bom,
             text,
@@ -86,21 +89,28 @@ fn fixable(cat: &Catalog, id: &str) -> bool {
         .is_some_and(|e| !super::replacements(e).is_empty())
 }
 
-/// Give the findings of a report their fixes, reading each file that has a fixable finding.
+/// Give the findings of a report their fixes, reading each file that has a fixable finding
+/// (the file the walk found, within `reach`).
 pub fn attach_report(
     report: &mut Report,
     cat: &Catalog,
-    root: &Path,
+    reach: &Confinement,
     range_start: Option<ServiceVersion>,
 ) {
-    let mut by_path: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut by_file: BTreeMap<&Path, Vec<usize>> = BTreeMap::new();
     for (i, f) in report.findings.iter().enumerate() {
-        if fixable(cat, &f.id) {
-            by_path.entry(f.path.clone()).or_default().push(i);
+        if let Some(file) = &f.file
+            && fixable(cat, &f.id)
+        {
+            by_file.entry(file).or_default().push(i);
         }
     }
-    for (path, idx) in by_path {
-        let Some(file) = FileText::read(&path, root) else {
+    let by_file: Vec<(PathBuf, Vec<usize>)> = by_file
+        .into_iter()
+        .map(|(p, i)| (p.to_path_buf(), i))
+        .collect();
+    for (path, idx) in by_file {
+        let Some(file) = FileText::read(&path, &report.findings[idx[0]].path, reach) else {
             continue;
         };
         let src = Source::new(&file.shown, &file.text, file.class);
@@ -226,7 +236,8 @@ pub fn apply_edits<'e>(text: &str, edits: impl IntoIterator<Item = &'e Edit>) ->
 pub enum Refusal {
     Changed,
     ReadOnly,
-    LinkOutside(PathBuf),
+    /// The file is a symbolic link, or below one (below its scanned path).
+    Link,
     Io(String),
 }
 
@@ -235,46 +246,60 @@ impl std::fmt::Display for Refusal {
         match self {
             Refusal::Changed => f.write_str("changed since it was scanned: not fixed"),
             Refusal::ReadOnly => f.write_str("is read-only: not fixed"),
-            Refusal::LinkOutside(t) => write!(
-                f,
-                "is a symbolic link to {}, outside the scanned paths: not fixed",
-                t.display()
+            Refusal::Link => f.write_str(
+                "is a symbolic link, or in a directory reached through one: not fixed (--fix writes through no link, whether it points inside or outside the scanned paths)",
             ),
             Refusal::Io(e) => write!(f, "cannot be written: {e}: not fixed"),
         }
     }
 }
 
-/// Write `content` to the file at `path` in one atomic replacement keeping its permissions,
-/// unless it no longer holds `expected` (what the fixes were computed from), is read-only, or
-/// is a symbolic link whose target is not inside one of `scanned` (canonical paths): a link
-/// inside is written through and stays a link.
+impl From<Unreachable> for Refusal {
+    fn from(e: Unreachable) -> Refusal {
+        match e {
+            Unreachable::Link => Refusal::Link,
+            other => Refusal::Io(other.to_string()),
+        }
+    }
+}
+
+/// Write `content` to the file the walk found at `path` in one atomic replacement keeping its
+/// permissions, unless it no longer holds `expected` (what the fixes were computed from), is
+/// read-only, is not a regular file, or is reached through a symbolic link below its scanned
+/// path or is one itself (with or without `--follow`): the replacement is made in the
+/// directory reached with no link on the way, never elsewhere.
 pub fn write_fixed(
     path: &Path,
     expected: &[u8],
     content: &[u8],
-    scanned: &[PathBuf],
+    reach: &Confinement,
 ) -> Result<(), Refusal> {
-    let io = |e: std::io::Error| Refusal::Io(e.to_string());
-    let meta = std::fs::symlink_metadata(path).map_err(io)?;
-    let target = if meta.file_type().is_symlink() {
-        let t = std::fs::canonicalize(path).map_err(io)?;
-        if !scanned.iter().any(|s| t.starts_with(s)) {
-            return Err(Refusal::LinkOutside(t));
-        }
-        t
+    let place = reach.place(path)?;
+    let mode = place.mode()?;
+    match mode & libc::S_IFMT {
+        libc::S_IFLNK => return Err(Refusal::Link),
+        libc::S_IFREG => {}
+        _ => return Err(Unreachable::NotRegular.into()),
+    }
+    if mode & 0o222 == 0 {
+        return Err(Refusal::ReadOnly);
+    }
+    let now = super::confined::read_regular(place.open(true)?, u64::MAX)?;
+    if now != expected {
+        return Err(Refusal::Changed);
+    }
+    // The directory held open, by its name in /proc (Linux): the new file is renamed into that
+    // directory, whatever has been put at its path since. Elsewhere, the path.
+    let held = PathBuf::from(format!("/proc/self/fd/{}", place.dir()));
+    let target = if held.is_dir() {
+        held.join(std::ffi::OsStr::from_bytes(place.name.as_bytes()))
     } else {
         path.to_path_buf()
     };
-    let meta = std::fs::metadata(&target).map_err(io)?;
-    if meta.permissions().readonly() {
-        return Err(Refusal::ReadOnly);
-    }
-    if std::fs::read(&target).map_err(io)? != expected {
-        return Err(Refusal::Changed);
-    }
-    crate::output::replace_file(&target, |w| w.write_all(content))
-        .map_err(|e| Refusal::Io(e.to_string()))
+    crate::output::replace_file(&target, |w| w.write_all(content)).map_err(|e| {
+        // The error tells the file's own path, not the descriptor's.
+        Refusal::Io(std::error::Error::source(&e).map_or_else(|| e.to_string(), |s| s.to_string()))
+    })
 }
 
 /// A file error for a refused write.
@@ -289,6 +314,10 @@ pub fn refused(shown: &str, why: &Refusal) -> FileError {
 mod tests {
     use super::*;
 
+    fn reach(root: &Path, follow: bool) -> Confinement {
+        Confinement::new(&[root.to_path_buf()], follow, 1 << 20)
+    }
+
     #[test]
     fn a_file_changed_since_it_was_read_is_not_written() {
         let dir = tempfile::tempdir().unwrap();
@@ -296,7 +325,12 @@ mod tests {
         std::fs::write(&p, "{ totalWeight }\n").unwrap();
         let read = std::fs::read(&p).unwrap();
         std::fs::write(&p, "{ totalWeight title }\n").unwrap();
-        let r = write_fixed(&p, &read, b"{ totalIssueWeight }\n", &[]);
+        let r = write_fixed(
+            &p,
+            &read,
+            b"{ totalIssueWeight }\n",
+            &reach(dir.path(), false),
+        );
         assert_eq!(r, Err(Refusal::Changed));
         assert_eq!(
             std::fs::read_to_string(&p).unwrap(),
@@ -309,35 +343,42 @@ mod tests {
         );
     }
 
-    #[cfg(unix)]
+    /// A link is never written through, whether it points inside or outside the scanned path,
+    /// with or without `--follow`, nor is a file in a directory reached through a link; a file
+    /// reached without one is written in place.
     #[test]
-    fn a_link_out_of_the_scanned_paths_is_not_written_and_one_inside_is_written_through() {
+    fn links_are_not_written_through() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         let (inside, outside) = (root.join("in"), root.join("out"));
-        std::fs::create_dir_all(&inside).unwrap();
+        std::fs::create_dir_all(inside.join("sub")).unwrap();
         std::fs::create_dir_all(&outside).unwrap();
         std::fs::write(outside.join("t.graphql"), "a\n").unwrap();
         std::fs::write(inside.join("t.graphql"), "a\n").unwrap();
+        std::fs::write(inside.join("sub/t.graphql"), "a\n").unwrap();
         std::os::unix::fs::symlink(outside.join("t.graphql"), inside.join("out.graphql")).unwrap();
         std::os::unix::fs::symlink(inside.join("t.graphql"), inside.join("in.graphql")).unwrap();
-        let scanned = [inside.clone()];
-        let r = write_fixed(&inside.join("out.graphql"), b"a\n", b"b\n", &scanned);
-        assert!(matches!(r, Err(Refusal::LinkOutside(_))));
+        std::os::unix::fs::symlink(&outside, inside.join("linked")).unwrap();
+        for follow in [false, true] {
+            let reach = reach(&inside, follow);
+            for link in ["out.graphql", "in.graphql", "linked/t.graphql"] {
+                let r = write_fixed(&inside.join(link), b"a\n", b"b\n", &reach);
+                assert_eq!(r, Err(Refusal::Link), "{link}");
+            }
+            assert_eq!(
+                write_fixed(&inside.join("../out/t.graphql"), b"a\n", b"b\n", &reach),
+                Err(Refusal::Io(Unreachable::NotBelow.to_string()))
+            );
+        }
+        for t in [outside.join("t.graphql"), inside.join("t.graphql")] {
+            assert_eq!(std::fs::read_to_string(t).unwrap(), "a\n");
+        }
+        let reach = reach(&inside, false);
+        write_fixed(&inside.join("sub/t.graphql"), b"a\n", b"b\n", &reach).unwrap();
         assert_eq!(
-            std::fs::read_to_string(outside.join("t.graphql")).unwrap(),
-            "a\n"
-        );
-        write_fixed(&inside.join("in.graphql"), b"a\n", b"b\n", &scanned).unwrap();
-        assert!(
-            std::fs::symlink_metadata(inside.join("in.graphql"))
-                .unwrap()
-                .file_type()
-                .is_symlink()
-        );
-        assert_eq!(
-            std::fs::read_to_string(inside.join("t.graphql")).unwrap(),
+            std::fs::read_to_string(inside.join("sub/t.graphql")).unwrap(),
             "b\n"
         );
+        assert_eq!(std::fs::read_dir(inside.join("sub")).unwrap().count(), 1);
     }
 }

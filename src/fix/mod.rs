@@ -11,6 +11,7 @@
 //! `--current`). Otherwise it is **unsafe**, and the fix says why.
 
 pub mod apply;
+pub mod confined;
 pub mod diff;
 mod edit;
 mod invert;

@@ -6,7 +6,8 @@
 //! It gives the `ignore` crate's answers for the walk uplint asks of it (hidden files included,
 //! `.git` never entered, ignore files read whether or not the tree is a repository, links not
 //! followed): `.ignore` and `.gitignore` of each directory, `info/exclude` of each repository
-//! (a `.git` directory, or a `.git` file naming one), `--exclude` overrides first, with the
+//! (a `.git` directory: a `.git` file naming one elsewhere is not followed), each read confined
+//! to the tree ([`super::ignore_files`]), `--exclude` overrides first, with the
 //! crate's precedence (`Ignore::matched` in its `dir.rs`), and those of the directories above a
 //! root that is not a repository's. Where there is a global excludes file, links to follow or a
 //! root that is not a directory, [`Plan::new`] says no and the crate walks. A property test compares the two walks on
@@ -19,8 +20,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 
 use ignore::Match;
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::gitignore::GitignoreBuilder;
 use ignore::overrides::Override;
+
+use super::ignore_files::{Matchers, first_match, present};
 
 /// What a walking thread is told of.
 pub(super) trait Visit {
@@ -48,43 +51,6 @@ struct Root {
     above: Vec<Matchers>,
 }
 
-/// The matchers of one directory's ignore files.
-#[derive(Default)]
-struct Matchers {
-    ignore: Option<Gitignore>,
-    gitignore: Option<Gitignore>,
-    exclude: Option<Gitignore>,
-}
-
-impl Matchers {
-    /// The matchers of the ignore files of `dir` (`add_child_path` of the `ignore` crate):
-    /// `.ignore`, `.gitignore`, and `info/exclude` if `dir` holds a repository. `has`: which of
-    /// `.ignore`, `.gitignore` and `.git` the directory holds.
-    fn of(dir: &Path, has: [bool; 3]) -> Matchers {
-        let [ignore, gitignore, git] = has;
-        let mut m = Matchers::default();
-        if ignore {
-            m.ignore = Some(gitignore_of(dir, &dir.join(".ignore")));
-        }
-        if gitignore {
-            m.gitignore = Some(gitignore_of(dir, &dir.join(".gitignore")));
-        }
-        if git
-            && let Ok(meta) = std::fs::metadata(dir.join(".git"))
-            && let Some(git_dir) = git_common_dir(dir, meta.is_file())
-        {
-            m.exclude = Some(gitignore_of(dir, &git_dir.join("info/exclude")));
-        }
-        m
-    }
-
-    fn is_empty(&self) -> bool {
-        [&self.ignore, &self.gitignore, &self.exclude]
-            .iter()
-            .all(|g| g.as_ref().is_none_or(|g| g.is_empty()))
-    }
-}
-
 impl Plan {
     /// `None` when the `ignore` crate must walk: a root that is not a directory, links to
     /// follow, a global excludes file with rules. `parents`: the ignore files above a root
@@ -109,10 +75,9 @@ impl Plan {
             let absolute = path.canonicalize().ok()?;
             let mut above = Vec::new();
             if parents {
+                // (Outside the tree: an ignore file not read there is not told.)
                 for dir in absolute.ancestors().skip(1) {
-                    let has = [".ignore", ".gitignore", ".git"]
-                        .map(|name| std::fs::symlink_metadata(dir.join(name)).is_ok());
-                    above.push(Matchers::of(dir, has));
+                    above.push(Matchers::of_path(dir, present(dir), &mut Vec::new()));
                 }
                 if above.iter().all(Matchers::is_empty) {
                     above.clear();
@@ -214,10 +179,15 @@ impl Plan {
                 _ => {}
             }
         }
-        // Errors in ignore files are not told: the `ignore` crate attaches them to the
-        // directory's entry, which uplint's visitor passes over.
+        // Errors in ignore files' lines are not told (the `ignore` crate attaches them to the
+        // directory's entry, which uplint's visitor passes over); an ignore file not read is.
+        let mut unread = Vec::new();
+        let matchers = Matchers::of(&job.path, fd.as_raw_fd(), has, &mut unread);
+        for (path, why) in unread {
+            v.error(with_path(std::io::Error::other(why), &path));
+        }
         let dir = Arc::new(Dir {
-            matchers: Matchers::of(&job.path, has),
+            matchers,
             path: job.path,
             fd,
             parent: job.parent,
@@ -297,35 +267,8 @@ impl Plan {
             absolute.push(below);
             &*absolute
         });
-        let first = |matcher: fn(&Matchers) -> &Option<Gitignore>| -> Match<()> {
-            let found = |g: &Option<Gitignore>, path: &Path| match g {
-                Some(g) => match g.matched(path, is_dir) {
-                    Match::None => None,
-                    Match::Ignore(_) => Some(Match::Ignore(())),
-                    Match::Whitelist(_) => Some(Match::Whitelist(())),
-                },
-                None => None,
-            };
-            let mut at = Some(dir);
-            while let Some(d) = at {
-                if let Some(m) = found(matcher(&d.matchers), path) {
-                    return m;
-                }
-                at = d.parent.as_deref();
-            }
-            if let Some(absolute) = &absolute {
-                for m in &root.above {
-                    if let Some(m) = found(matcher(m), absolute) {
-                        return m;
-                    }
-                }
-            }
-            Match::None
-        };
-        first(|m| &m.ignore)
-            .or(first(|m| &m.gitignore))
-            .or(first(|m| &m.exclude))
-            .is_ignore()
+        let chain = std::iter::successors(Some(dir), |d| d.parent.as_deref()).map(|d| &d.matchers);
+        first_match(chain, &root.above, path, absolute.map(|a| &**a), is_dir).is_ignore()
     }
 }
 
@@ -345,38 +288,6 @@ struct Dir {
     fd: Arc<OwnedFd>,
     matchers: Matchers,
     parent: Option<Arc<Dir>>,
-}
-
-/// `create_gitignore` of the `ignore` crate: the matcher of the ignore file `file` (if it
-/// exists) for the directory `dir`.
-fn gitignore_of(dir: &Path, file: &Path) -> Gitignore {
-    let mut builder = GitignoreBuilder::new(dir);
-    if file.exists() {
-        let _ = builder.add(file);
-    }
-    builder.build().unwrap_or_else(|_| Gitignore::empty())
-}
-
-/// `resolve_git_commondir` of the `ignore` crate: the repository directory whose
-/// `info/exclude` applies in `dir`: its `.git`, or, where `.git` is a file (a worktree, a
-/// submodule), the common directory it names (`None` if it names none).
-fn git_common_dir(dir: &Path, dot_git_is_file: bool) -> Option<PathBuf> {
-    let dot_git = dir.join(".git");
-    if !dot_git_is_file {
-        return Some(dot_git);
-    }
-    let first_line = |path: &Path| -> Option<String> {
-        use std::io::BufRead;
-        let file = std::io::BufReader::new(std::fs::File::open(path).ok()?);
-        file.lines().next()?.ok()
-    };
-    let real = PathBuf::from(first_line(&dot_git)?.strip_prefix("gitdir: ")?);
-    let common = first_line(&real.join("commondir"))?;
-    Some(if common.starts_with('.') {
-        real.join(common)
-    } else {
-        PathBuf::from(common)
-    })
 }
 
 /// An error of reading the directory `path`, as the `ignore` crate tells it.

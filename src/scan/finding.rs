@@ -98,6 +98,11 @@ pub struct Finding {
     /// identifies a finding without its line number (stable fingerprints).
     #[serde(skip)]
     pub occurrence: usize,
+    /// The file the walk found, as it was walked (a scanned path joined with the names below
+    /// it, bytes kept): what a fix reads and writes, never `path` joined to a root again.
+    /// `None` for a finding read from a report.
+    #[serde(skip)]
+    pub file: Option<std::sync::Arc<std::path::Path>>,
 }
 
 impl Finding {

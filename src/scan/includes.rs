@@ -57,6 +57,7 @@ pub fn ci_project(root: &Path) -> CiProject {
     };
     let mut queue = vec![root.join(".gitlab-ci.yml")];
     let mut seen = BTreeSet::new();
+    let mut globs = 0;
     while let Some(file) = queue.pop() {
         if !seen.insert(file.clone()) || seen.len() > 1000 {
             continue;
@@ -67,11 +68,18 @@ pub fn ci_project(root: &Path) -> CiProject {
         let doc = yaml::parse(&text);
         jobs.include(Jobs::from_doc(&doc));
         for inc in includes_of(&doc) {
-            let rel = inc.trim_start_matches('/');
+            // A path of the project: `/` is its root; one that climbs out of it is no include.
+            let Some(rel) = normalised(&inc) else {
+                continue;
+            };
             let targets: Vec<PathBuf> = if rel.contains('*') {
-                expand_glob(root, rel)
+                globs += 1;
+                if globs > MAX_GLOBS {
+                    continue;
+                }
+                expand_glob(root, &canonical_root, &rel)
             } else {
-                vec![root.join(rel)]
+                vec![root.join(&rel)]
             };
             for t in targets {
                 if t.is_file() && within(&canonical_root, &t) {
@@ -94,20 +102,52 @@ fn within(canonical_root: &Path, path: &Path) -> bool {
 }
 
 /// The text of a CI file, when it resolves to a regular file of reasonable size inside the
-/// project: an `include: local: ../…` or a link out of the tree is never read.
+/// project: an `include: local: ../…` or a link out of the tree is never read, nor a FIFO
+/// (opened without blocking, refused by the type of what was opened).
 fn read_confined(canonical_root: &Path, path: &Path) -> Option<String> {
+    use std::io::Read;
     let real = path.canonicalize().ok()?;
     if !real.starts_with(canonical_root) {
         return None;
     }
-    let meta = std::fs::metadata(&real).ok()?;
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(&real).ok()?;
+    let meta = file.metadata().ok()?;
     if !meta.is_file() || meta.len() > MAX_CI_FILE {
         return None;
     }
-    std::fs::read_to_string(&real).ok()
+    let mut text = String::new();
+    file.take(MAX_CI_FILE).read_to_string(&mut text).ok()?;
+    Some(text)
 }
 
-fn expand_glob(root: &Path, pattern: &str) -> Vec<PathBuf> {
+/// The most glob patterns followed in one project (each walks part of the tree).
+const MAX_GLOBS: usize = 64;
+
+/// An include's path made relative to the project's root, lexically: a leading `/` is the
+/// root (as GitLab reads it), `.` and empty components dropped, `..` takes one back; `None`
+/// when it would climb out of the root (or names the root itself).
+fn normalised(include: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in include.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// The files of the project that the glob `pattern` (normalised: relative to the root, no
+/// `..`) names. The walk starts at the pattern's longest literal directory, inside the root
+/// and reached with no link out of it; it follows no link and reads no ignore file.
+fn expand_glob(root: &Path, canonical_root: &Path, pattern: &str) -> Vec<PathBuf> {
     let Ok(glob) = globset::GlobBuilder::new(pattern)
         .literal_separator(true)
         .build()
@@ -116,13 +156,18 @@ fn expand_glob(root: &Path, pattern: &str) -> Vec<PathBuf> {
     };
     let matcher = glob.compile_matcher();
     // The fixed directory part of the pattern bounds the walk.
-    let fixed: PathBuf = pattern
-        .split('/')
-        .take_while(|s| !s.contains('*'))
-        .collect();
+    let mut fixed: Vec<&str> = pattern.split('/').collect();
+    fixed.pop();
+    let fixed: PathBuf = fixed.into_iter().take_while(|s| !s.contains('*')).collect();
+    let start = root.join(&fixed);
+    if !within(canonical_root, &start) {
+        return Vec::new();
+    }
     let mut out = Vec::new();
-    for entry in ignore::WalkBuilder::new(root.join(&fixed))
-        .hidden(false)
+    for entry in ignore::WalkBuilder::new(&start)
+        .standard_filters(false)
+        .follow_links(false)
+        .filter_entry(|e| e.file_name() != ".git")
         .build()
         .flatten()
     {
@@ -163,6 +208,52 @@ mod tests {
         assert_eq!(files, [PathBuf::from("ci/inside.yml")]);
         assert!(project.jobs.contains(".t"));
         assert!(!project.jobs.contains("x"));
+    }
+
+    /// Include paths are the project's: `/` is its root, and one that climbs out is none.
+    #[test]
+    fn include_paths_are_normalised_inside_the_root() {
+        assert_eq!(normalised("/ci/a.yml").as_deref(), Some("ci/a.yml"));
+        assert_eq!(normalised("ci//./a.yml").as_deref(), Some("ci/a.yml"));
+        assert_eq!(normalised("ci/x/../a.yml").as_deref(), Some("ci/a.yml"));
+        for out in [
+            "../a.yml",
+            "/../a.yml",
+            "../../../../**/*.yml",
+            "ci/../../a",
+            "/",
+            ".",
+        ] {
+            assert_eq!(normalised(out), None, "{out}");
+        }
+    }
+
+    /// A glob that climbs out of the project walks nothing outside it, and one whose literal
+    /// directory is a link out of the tree is not followed there.
+    #[test]
+    fn outward_globs_walk_nothing_outside() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        std::fs::create_dir_all(root.join("ci")).unwrap();
+        std::fs::create_dir_all(dir.path().join("elsewhere")).unwrap();
+        std::fs::write(dir.path().join("outside.yml"), "x:\n  id_tokens: {}\n").unwrap();
+        std::fs::write(dir.path().join("elsewhere/y.yml"), "y:\n  id_tokens: {}\n").unwrap();
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), root.join("linked")).unwrap();
+        std::fs::write(root.join("ci/inside.yml"), ".t:\n  id_tokens: {}\n").unwrap();
+        std::fs::write(
+            root.join(".gitlab-ci.yml"),
+            "include:\n  - '../**/*.yml'\n  - local: '/../../**'\n  - '/linked/*.yml'\n  - '/ci/*.yml'\n",
+        )
+        .unwrap();
+        let project = ci_project(&root);
+        let files: Vec<_> = project.files.iter().collect();
+        assert_eq!(files, [&root.join("ci/inside.yml")]);
+        assert!(project.jobs.contains(".t"));
+        assert!(!project.jobs.contains("x") && !project.jobs.contains("y"));
+        assert_eq!(
+            expand_glob(&root, &root.canonicalize().unwrap(), "linked/*.yml"),
+            Vec::<PathBuf>::new()
+        );
     }
 
     #[test]

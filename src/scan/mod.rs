@@ -6,6 +6,8 @@
 mod directory_walk;
 mod endpoint_contract;
 pub mod finding;
+#[cfg(unix)]
+mod ignore_files;
 mod includes;
 mod prefilter;
 pub mod shard;

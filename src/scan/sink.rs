@@ -213,6 +213,7 @@ impl<'s> Sink<'s> {
             surface: Some(entry.surface),
             breaking: entry.is_breaking(),
             occurrence,
+            file: None,
         }
     }
 
@@ -261,6 +262,7 @@ impl<'s> Sink<'s> {
                 surface: None,
                 breaking: false,
                 occurrence: *occurrence,
+                file: None,
             });
             *occurrence += 1;
         }

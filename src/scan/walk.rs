@@ -63,7 +63,9 @@ pub fn decode(bytes: &[u8]) -> Option<(Cow<'_, str>, Option<String>)> {
     }
 }
 
-/// `a/b/c` with `/`, relative to `root` when below it.
+/// `a/b/c`, relative to `root` when below it. A name keeps its bytes (a backslash is a byte of
+/// the name, not a separator); bytes that are not UTF-8 are shown escaped (`\xFF`, see
+/// [`shown_bytes`]). The shown path is for people and reports: a file is never opened by it.
 pub fn display_path<'p>(path: &'p Path, root: &Path) -> std::borrow::Cow<'p, str> {
     // What the walker gives, `root` joined with a plain relative path, is cut as bytes
     // (comparing components took about 2 % of a scan's user time on the benchmark corpus), and
@@ -75,14 +77,45 @@ pub fn display_path<'p>(path: &'p Path, root: &Path) -> std::borrow::Cow<'p, str
     std::borrow::Cow::Owned(by_components(path, root))
 }
 
+/// The bytes of a name as shown: UTF-8 as it is, each byte that is not part of valid UTF-8 as
+/// `\xNN` (upper-case hex). Borrowed when all of it is UTF-8.
+pub fn shown_bytes(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for b in chunk.invalid() {
+            use std::fmt::Write;
+            let _ = write!(out, "\\x{b:02x}");
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// The bytes of a path (the lossy UTF-8 of its name elsewhere than on Unix).
+fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        std::borrow::Cow::Borrowed(path.as_os_str().as_bytes())
+    }
+    #[cfg(not(unix))]
+    match path.to_string_lossy() {
+        std::borrow::Cow::Borrowed(s) => std::borrow::Cow::Borrowed(s.as_bytes()),
+        std::borrow::Cow::Owned(s) => std::borrow::Cow::Owned(s.into_bytes()),
+    }
+}
+
 /// [`display_path`] by comparing the components of `path` and `root`.
 fn by_components(path: &Path, root: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
     let rel = rel.strip_prefix(".").unwrap_or(rel);
-    let s = rel.to_string_lossy().replace('\\', "/");
+    let s = shown_bytes(&path_bytes(rel)).into_owned();
     if s.is_empty() {
         path.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
+            .map(|n| shown_bytes(&path_bytes(Path::new(n))).into_owned())
             .unwrap_or_default()
     } else {
         s
@@ -90,9 +123,9 @@ fn by_components(path: &Path, root: &Path) -> String {
 }
 
 /// The part of `path` after `root/`, where cutting its bytes gives what [`display_path`]'s
-/// comparison of components would: the rest is UTF-8, does not start or end with a separator or
-/// a `.` component (inside, `Path::strip_prefix` keeps its bytes too), and holds no backslash to
-/// turn into `/`. `None`: ask the components.
+/// comparison of components would: the rest is UTF-8 and does not start or end with a
+/// separator or a `.` component (inside, `Path::strip_prefix` keeps its bytes too). `None`: ask
+/// the components.
 #[cfg(unix)]
 fn plainly_below<'p>(path: &'p Path, root: &Path) -> Option<&'p str> {
     use std::os::unix::ffi::OsStrExt;
@@ -106,8 +139,7 @@ fn plainly_below<'p>(path: &'p Path, root: &Path) -> Option<&'p str> {
         && rest != b"."
         && !rest.starts_with(b"./")
         && !rest.ends_with(b"/")
-        && !rest.ends_with(b"/.")
-        && !rest.contains(&b'\\');
+        && !rest.ends_with(b"/.");
     plain.then(|| std::str::from_utf8(rest).ok()).flatten()
 }
 
@@ -262,13 +294,31 @@ impl Drop for Worker<'_> {
 }
 
 /// Open a file for reading. On Unix with `O_NONBLOCK`, so that a FIFO put where a file was
-/// does not block the scan (its type is then refused from the open handle).
-fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
+/// does not block the scan (its type is then refused from the open handle), and with `flags`
+/// (`O_NOFOLLOW` or none).
+fn open_without_blocking(path: &Path, flags: i32) -> std::io::Result<std::fs::File> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK | flags);
+    #[cfg(not(unix))]
+    let _ = flags;
     options.open(path)
+}
+
+/// `O_NOFOLLOW`: a file the walk found as a file is not opened through a link put in its
+/// place.
+#[cfg(unix)]
+const NOFOLLOW: i32 = libc::O_NOFOLLOW;
+#[cfg(not(unix))]
+const NOFOLLOW: i32 = 0;
+
+/// Was an open refused because the name is a symbolic link (`O_NOFOLLOW`)?
+fn is_link_refused(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    return e.raw_os_error() == Some(libc::ELOOP);
+    #[cfg(not(unix))]
+    return false;
 }
 
 /// A walking thread's last directory, held open (`O_PATH`), so that the next file of the same
@@ -295,7 +345,8 @@ struct Directory {
 impl Directory {
     /// Open `path` as [`open_without_blocking`] does, by its name in its directory where the
     /// directory can be opened.
-    fn open(&mut self, path: &Path) -> std::io::Result<std::fs::File> {
+    fn open(&mut self, path: &Path, follow: bool) -> std::io::Result<std::fs::File> {
+        let nofollow = if follow { 0 } else { NOFOLLOW };
         #[cfg(target_os = "linux")]
         if let (Some(parent), Some(name)) = (path.parent(), path.file_name())
             && !parent.as_os_str().is_empty()
@@ -308,7 +359,7 @@ impl Directory {
             self.name.push(0);
             let name = std::ffi::CStr::from_bytes_with_nul(&self.name)
                 .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
-            let flags = libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC;
+            let flags = libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC | nofollow;
             let mut fd = -1;
             if !self.atime {
                 // SAFETY: `dir` is an open descriptor and `name` a NUL-terminated string.
@@ -327,7 +378,7 @@ impl Directory {
             // SAFETY: `fd` was just opened, and nothing else owns it.
             return Ok(unsafe { std::fs::File::from_raw_fd(fd) });
         }
-        open_without_blocking(path)
+        open_without_blocking(path, nofollow)
     }
 
     /// Hold `fd`, the open directory `dir` (the walker's own), unless it is held already.
@@ -387,16 +438,19 @@ fn read_file(
     max: u64,
     buffer: &mut Vec<u8>,
     dir: &mut Directory,
+    follow: bool,
 ) -> Result<usize, String> {
     let not_regular = || "not a regular file (FIFO, socket or device): not read".to_string();
     let failed = |e: std::io::Error| {
         if e.kind() == std::io::ErrorKind::WouldBlock {
             not_regular()
+        } else if !follow && is_link_refused(&e) {
+            "a symbolic link where a file was found: not read".to_string()
         } else {
             format!("cannot read: {e}")
         }
     };
-    let file = dir.open(path).map_err(failed)?;
+    let file = dir.open(path, follow).map_err(failed)?;
     buffer.clear();
     let first = READ_BEFORE_STAT.min(max + 1);
     // The file's bytes start on a cache line of the buffer: zeros before them.
@@ -546,9 +600,41 @@ fn walk(workers: &mut Workers, paths: &[PathBuf], root: &Path, only_files: bool)
     if let Some(plan) = own {
         #[cfg(target_os = "linux")]
         plan.walk(|| workers.worker());
-    } else {
-        builder.build_parallel().visit(workers);
+        return;
     }
+    #[cfg(unix)]
+    let confined = (!only_files).then(|| confine(&mut builder, paths, repository_roots));
+    builder.build_parallel().visit(workers);
+    #[cfg(unix)]
+    if let Some(confined) = confined {
+        let errors = confined.errors(|p| display_path(p, root).into_owned());
+        let mut acc = workers.acc.lock().unwrap_or_else(|p| p.into_inner());
+        acc.errors.extend(errors);
+    }
+}
+
+/// The crate reads no ignore file itself: they are read confined to the tree, as uplint's own
+/// walk reads them ([`super::ignore_files`]), and the crate asks which entries they ignore.
+#[cfg(unix)]
+fn confine(
+    builder: &mut WalkBuilder,
+    paths: &[PathBuf],
+    repository_roots: bool,
+) -> std::sync::Arc<super::ignore_files::Confined> {
+    let confined =
+        std::sync::Arc::new(super::ignore_files::Confined::new(paths, !repository_roots));
+    let asked = confined.clone();
+    builder
+        .ignore(false)
+        .git_ignore(false)
+        .git_exclude(false)
+        .git_global(false)
+        .parents(false)
+        .filter_entry(move |e| {
+            let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+            e.file_name() != ".git" && !asked.ignored(e.path(), e.depth(), is_dir)
+        });
+    confined
 }
 
 /// The `ignore` crate's walk of `paths` as uplint asks for it: hidden files, never `.git`, the
@@ -658,11 +744,8 @@ impl Worker<'_> {
     fn scan_file(&mut self, path: &Path, is_link: bool) {
         let scanner = self.shared.scanner;
         // Only files uplint knows how to read; an included CI file is read as CI configuration.
+        // (A backslash is a byte of a name, not a separator.)
         let class_path = path.to_string_lossy();
-        let class_path = match class_path.contains('\\') {
-            true => std::borrow::Cow::Owned(class_path.replace('\\', "/")),
-            false => class_path,
-        };
         let (project, included) = match self.shared.ci.of(path, is_link) {
             Some((p, included)) => (Some(p), included),
             None => (None, false),
@@ -681,7 +764,10 @@ impl Worker<'_> {
         }
         let out = &mut self.report;
         let max = scanner.options().max_file_size;
-        let start = match read_file(path, max, &mut self.buffer, &mut self.dir) {
+        // A link is opened through only where the walk went through it (a file named on the
+        // command line, `--follow`); anything else found a link where the walk saw a file.
+        let follow = is_link || scanner.options().follow_links;
+        let start = match read_file(path, max, &mut self.buffer, &mut self.dir, follow) {
             Ok(start) => start,
             Err(message) => {
                 out.errors.push(FileError {
@@ -713,7 +799,16 @@ impl Worker<'_> {
                 .filter(|_| class.kind == FileKind::Ci)
                 .map(|p| &p.jobs),
         };
+        let before = self.files.findings.len();
         scanner.scan_into(&mut self.scratch, &file, &mut self.files);
+        // The file the findings are in is the one just read (one allocation per file with
+        // findings), whatever its shown path.
+        if self.files.findings.len() > before {
+            let real: std::sync::Arc<Path> = std::sync::Arc::from(path);
+            for f in &mut self.files.findings[before..] {
+                f.file = Some(real.clone());
+            }
+        }
     }
 }
 
@@ -723,7 +818,7 @@ mod tests {
 
     fn read(path: &Path, max: u64) -> Result<Vec<u8>, String> {
         let mut buffer = b"what the last file held".to_vec();
-        read_file(path, max, &mut buffer, &mut Directory::default())
+        read_file(path, max, &mut buffer, &mut Directory::default(), false)
             .map(|start| buffer.split_off(start))
     }
 
@@ -735,8 +830,14 @@ mod tests {
         std::fs::write(&small, "echo $CI_JOB_JWT\n").unwrap();
         for held in [Vec::new(), b"x".to_vec(), vec![7u8; 3 << 20]] {
             let mut buffer = held;
-            let start = read_file(&small, 1 << 30, &mut buffer, &mut Directory::default())
-                .expect("the file is read");
+            let start = read_file(
+                &small,
+                1 << 30,
+                &mut buffer,
+                &mut Directory::default(),
+                false,
+            )
+            .expect("the file is read");
             assert!(start < ALIGNED_READ);
             assert_eq!(&buffer[start..], b"echo $CI_JOB_JWT\n");
             assert_eq!(buffer[start..].as_ptr() as usize % ALIGNED_READ, 0);
@@ -804,7 +905,8 @@ mod tests {
         let mut held = Directory::default();
         let mut read = |path: &Path| {
             let mut buffer = Vec::new();
-            read_file(path, 1 << 20, &mut buffer, &mut held).map(|start| buffer.split_off(start))
+            read_file(path, 1 << 20, &mut buffer, &mut held, false)
+                .map(|start| buffer.split_off(start))
         };
         assert_eq!(
             read(&a.join("one.sh")).unwrap(),
@@ -1046,9 +1148,8 @@ mod tests {
                 let paths = vec![tree.clone()];
                 let (builder, overrides, repository_roots) =
                     walk_builder(&paths, &tree, &exclude, false, threads);
-                let mut crate_walk: Vec<String> = builder
-                    .build()
-                    .filter_map(|e| {
+                let listed = |builder: WalkBuilder| -> Vec<String> {
+                    let mut all: Vec<String> = builder.build().filter_map(|e| {
                         let e = e.ok()?;
                         let t = e.file_type()?;
                         if t.is_file() {
@@ -1060,6 +1161,14 @@ mod tests {
                         }
                     })
                     .collect();
+                    all.sort();
+                    all
+                };
+                let crate_walk = listed(builder);
+                // The crate's walk with the ignore files read confined: the same files.
+                let (mut confined, _, _) = walk_builder(&paths, &tree, &exclude, false, threads);
+                let _ignore_files = confine(&mut confined, &paths, repository_roots);
+                prop_assert_eq!(&listed(confined), &crate_walk);
                 let Some(plan) = Plan::new(&paths, overrides, threads, false, !repository_roots) else {
                     // A global excludes file on this machine: the crate walks.
                     return Ok(());
@@ -1067,7 +1176,6 @@ mod tests {
                 let record = Record(Arc::new(Mutex::new(Vec::new())));
                 plan.walk(|| record.clone());
                 let mut own = record.0.lock().unwrap().clone();
-                crate_walk.sort();
                 own.sort();
                 prop_assert_eq!(own, crate_walk);
             }
