@@ -18,6 +18,79 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
+/// Refuse an output that a scanned tree could redirect: one whose path, resolved the way the
+/// kernel resolves it, meets a symbolic link in a directory inside one of `roots` (canonical
+/// directories), or ends at a named pipe or socket inside one. Outputs outside every root (and
+/// `-`) are not checked: they keep the behaviour of [`write_output`]. Nothing is written.
+pub fn check_confined(path: &Path, roots: &[PathBuf]) -> Result<(), WriteError> {
+    if path == Path::new("-") || roots.is_empty() {
+        return Ok(());
+    }
+    let inside = |dir: &Path| roots.iter().any(|r| dir.starts_with(r));
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map_err(|e| io_error(path, e))?
+            .join(path)
+    };
+    let mut todo: std::collections::VecDeque<std::ffi::OsString> = absolute
+        .components()
+        .map(|c| c.as_os_str().to_os_string())
+        .collect();
+    // `dir` is canonical: every link met so far was resolved.
+    let mut dir = PathBuf::from("/");
+    let mut links = 0;
+    while let Some(part) = todo.pop_front() {
+        match Path::new(&part).components().next() {
+            Some(std::path::Component::RootDir) => dir = PathBuf::from("/"),
+            Some(std::path::Component::ParentDir) => {
+                dir.pop();
+            }
+            Some(std::path::Component::Normal(name)) => {
+                let next = dir.join(name);
+                let Ok(meta) = fs::symlink_metadata(&next) else {
+                    // Nothing there: a new file, or a missing directory that the write reports.
+                    return Ok(());
+                };
+                let last = todo.is_empty();
+                if meta.file_type().is_symlink() {
+                    if inside(&dir) {
+                        return Err(WriteError::LinkInScannedTree {
+                            path: path.to_path_buf(),
+                            link: next,
+                        });
+                    }
+                    links += 1;
+                    if links > 40 {
+                        return Err(WriteError::SymlinkLoop {
+                            path: path.to_path_buf(),
+                        });
+                    }
+                    let target = fs::read_link(&next).map_err(|e| io_error(path, e))?;
+                    for c in target.components().rev() {
+                        todo.push_front(c.as_os_str().to_os_string());
+                    }
+                } else if meta.is_dir() {
+                    dir = next;
+                } else {
+                    use std::os::unix::fs::FileTypeExt;
+                    let t = meta.file_type();
+                    if last && inside(&dir) && (t.is_fifo() || t.is_socket()) {
+                        return Err(WriteError::SpecialInScannedTree {
+                            path: path.to_path_buf(),
+                        });
+                    }
+                    // The end, or a file in the middle of the path that the write reports.
+                    return Ok(());
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// A writer callback: writes the whole content to the stream it is given.
 type WriteFn<'a> = &'a mut dyn FnMut(&mut dyn Write) -> io::Result<()>;
 
@@ -42,6 +115,20 @@ pub enum WriteError {
     },
     #[error("cannot write {}: {source}", path.display())]
     Io { path: PathBuf, source: io::Error },
+    /// An output inside a scanned tree goes through a symbolic link (the path or one of its
+    /// directories): the tree, not the user, would choose where it is written.
+    #[error(
+        "cannot write {}: {} is a symbolic link inside the scanned tree; an output there must be a regular file or a new one (remove the link, or write the output outside the scanned paths)",
+        path.display(),
+        link.display()
+    )]
+    LinkInScannedTree { path: PathBuf, link: PathBuf },
+    /// An output inside a scanned tree is a named pipe or a socket: writing it could stall.
+    #[error(
+        "cannot write {}: it is a named pipe or a socket inside the scanned tree; an output there must be a regular file or a new one",
+        path.display()
+    )]
+    SpecialInScannedTree { path: PathBuf },
 }
 
 /// Write an output to `path` (see the module documentation for what each kind of path gets).

@@ -25,6 +25,8 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     {
         return Err(Usage::NoSuchPath(p.clone()).into());
     }
+    // Before anything is read or written: no output may be redirected by the scanned tree.
+    check_outputs(a)?;
     let config = load_config(a)?;
     let mut data = cli.data.clone();
     data.extend(config.iter().flat_map(|c| c.data.iter().cloned()));
@@ -87,6 +89,37 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     // blocks one by one would cost 0.2-0.3 ms of a one-file scan's 4-5 ms, for nothing.
     std::mem::forget((cat, scanner, report));
     Ok(code)
+}
+
+/// The directories a scan reads: each directory given, and the directory of each file given
+/// (canonical: links resolved).
+fn scanned_roots(paths: &[PathBuf]) -> Vec<PathBuf> {
+    paths
+        .iter()
+        .filter_map(|p| {
+            let c = p.canonicalize().ok()?;
+            if c.is_dir() {
+                Some(c)
+            } else {
+                c.parent().map(Path::to_path_buf)
+            }
+        })
+        .collect()
+}
+
+/// Every output of the run (`--output`, each `--report`, `--write-baseline`) checked against
+/// the scanned roots: one that the tree could redirect through a link refuses the whole run.
+fn check_outputs(a: &ScanArgs) -> Result<(), Failure> {
+    let roots = scanned_roots(&a.paths);
+    let outputs = a
+        .output
+        .iter()
+        .chain(a.report.iter().map(|(_, p)| p))
+        .chain(a.write_baseline.iter());
+    for p in outputs {
+        uplint::output::check_confined(p, &roots)?;
+    }
+    Ok(())
 }
 
 /// What the report records of the scan: the project, the data, the options beyond the window.
