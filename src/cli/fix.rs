@@ -55,7 +55,7 @@ pub fn diff(
     report: &Report,
     root: &Path,
     fixes: FixSettings,
-) -> ExitCode {
+) -> super::Outcome {
     let mut out = String::new();
     let (mut files, mut applied) = (0, 0);
     for path in files_to_fix(report, fixes) {
@@ -75,7 +75,7 @@ pub fn diff(
             out.push_str(&d);
         }
     }
-    print(&out);
+    print(&out)?;
     let held = unsafe_left(report, fixes);
     if files > 0 {
         note(&format!(
@@ -90,7 +90,7 @@ pub fn diff(
             plural(held, "unsafe fix", "unsafe fixes")
         ));
     }
-    ExitCode::from(u8::from(files > 0))
+    Ok(ExitCode::from(u8::from(files > 0)))
 }
 
 /// `--fix`: fix and write each file, then scan again for what remains. Returns the new report

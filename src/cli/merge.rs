@@ -47,7 +47,7 @@ pub fn merge(cli: &Cli, a: &MergeArgs) -> Outcome {
         .filter(|p| *p != std::path::Path::new("-"))
     {
         Some(path) => write_file(path, &out)?,
-        None => print(&out),
+        None => print(&out)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -62,7 +62,7 @@ pub fn query(cat: &Catalog, a: &QueryArgs) -> Outcome {
             .collect();
         lits.sort();
         lits.dedup();
-        print(&(lits.join("\n") + "\n"));
+        print(&(lits.join("\n") + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
     let out = match a.format {
@@ -72,7 +72,7 @@ pub fn query(cat: &Catalog, a: &QueryArgs) -> Outcome {
         QueryFormat::Markdown => render::markdown(&selected),
         QueryFormat::Csv => render::csv(&selected),
     };
-    print(&out);
+    print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -92,7 +92,7 @@ pub fn explain(cat: &Catalog, a: &ExplainArgs) -> Outcome {
             .join("\n"),
         ExplainFormat::Json => render::json(&found),
     };
-    print(&out);
+    print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -102,7 +102,7 @@ pub fn versions(cat: &Catalog, a: &VersionsArgs) -> Outcome {
         ExplainFormat::Text => render::versions_table(&rows),
         ExplainFormat::Json => serde_json::to_string_pretty(&rows).expect("rows serialize") + "\n",
     };
-    print(&out);
+    print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

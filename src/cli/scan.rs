@@ -60,7 +60,7 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     let fixes = super::fix::settings(&settings, scanner.options());
     uplint::fix::apply::attach_report(&mut report, &cat, &root, fixes.range_start);
     if a.diff {
-        return Ok(super::fix::diff(&scanner, &cat, &report, &root, fixes));
+        return super::fix::diff(&scanner, &cat, &report, &root, fixes);
     }
     let mut refused = false;
     if settings.fix == Some(true) {
@@ -258,10 +258,12 @@ fn write_reports(
         (None, ScanFormat::Json) => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             // A closed pipe (`| head`) is not an error.
-            let _ = render::json_to(report, &ctx, &mut out).and_then(|()| out.flush());
+            super::stdout_result(
+                render::json_to(report, &ctx, &mut out).and_then(|()| out.flush()),
+            )?;
         }
         (Some(path), format) => write_file(path, &render_as(format, report, &ctx))?,
-        (None, format) => print(&render_as(format, report, &ctx)),
+        (None, format) => print(&render_as(format, report, &ctx))?,
     }
     Ok(())
 }
