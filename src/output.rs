@@ -257,7 +257,6 @@ fn replace(
             dir: dir.to_path_buf(),
             source,
         })?;
-    let tmp = TempGuard(Some(tmp));
     fill(file, existing, write)
         .and_then(|()| fs::rename(tmp.path(), target))
         .map_err(|source| io_error(shown, source))?;
@@ -286,29 +285,40 @@ fn fill(file: File, existing: Option<&Metadata>, write: WriteFn<'_>) -> io::Resu
 
 /// A new file beside the target, readable by us alone until it gets the target's permissions
 /// (a new output gets the default ones, as any created file).
-fn create_temp(dir: &Path, name: &str, private: bool) -> io::Result<(File, PathBuf)> {
+fn create_temp(dir: &Path, name: &str, private: bool) -> io::Result<(File, TempGuard)> {
     use std::os::unix::fs::OpenOptionsExt;
     static COUNTER: AtomicU32 = AtomicU32::new(0);
     let mut last = None;
     for _ in 0..100 {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         let tmp = dir.join(format!(".{name}.uplint-tmp-{}-{n}", std::process::id()));
+        // Registered before it exists: a signal between the creation and the registration
+        // would leave it.
+        let slot = on_signal::register(&tmp);
         let opened = OpenOptions::new()
             .write(true)
             .create_new(true)
             .mode(if private { 0o600 } else { 0o666 })
             .open(&tmp);
         match opened {
-            Ok(f) => return Ok((f, tmp)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => return Err(e),
+            Ok(f) => return Ok((f, TempGuard(Some(tmp), slot))),
+            Err(e) => {
+                if let Some(slot) = slot {
+                    slot.release();
+                }
+                if e.kind() != io::ErrorKind::AlreadyExists {
+                    return Err(e);
+                }
+                last = Some(e);
+            }
         }
     }
     Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
 }
 
-/// Removes the temporary file unless it was renamed into place.
-struct TempGuard(Option<PathBuf>);
+/// Removes the temporary file unless it was renamed into place (or, through [`on_signal`], when
+/// SIGINT, SIGTERM or SIGHUP ends the process while it exists).
+struct TempGuard(Option<PathBuf>, Option<on_signal::Slot>);
 
 impl TempGuard {
     fn path(&self) -> &Path {
@@ -317,6 +327,9 @@ impl TempGuard {
 
     fn persisted(mut self) {
         self.0 = None;
+        if let Some(slot) = self.1.take() {
+            slot.release();
+        }
     }
 }
 
@@ -324,6 +337,173 @@ impl Drop for TempGuard {
     fn drop(&mut self) {
         if let Some(p) = &self.0 {
             let _ = fs::remove_file(p);
+        }
+        if let Some(slot) = self.1.take() {
+            slot.release();
+        }
+    }
+}
+
+/// Temporary files removed when a signal ends the process: a fixed table of paths that an
+/// async-signal-safe handler reads (a sequence lock per slot, atomics only) and unlinks with
+/// `unlink(2)`, before the signal is raised again with its default action. A path too long for
+/// a slot, or a write while every slot is taken, goes without (the guard still removes it on
+/// every other exit).
+mod on_signal {
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::Path;
+    use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering, fence};
+
+    const SLOTS: usize = 8;
+    const MAX: usize = 4096;
+    const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+    struct Entry {
+        /// Taken by a writer.
+        owned: AtomicBool,
+        /// Odd while the path or `armed` change.
+        seq: AtomicUsize,
+        armed: AtomicBool,
+        /// The path, NUL-terminated.
+        path: [AtomicU8; MAX],
+    }
+
+    static TABLE: [Entry; SLOTS] = [const {
+        Entry {
+            owned: AtomicBool::new(false),
+            seq: AtomicUsize::new(0),
+            armed: AtomicBool::new(false),
+            path: [const { AtomicU8::new(0) }; MAX],
+        }
+    }; SLOTS];
+
+    /// A registered path; [`Slot::release`] unregisters it.
+    #[derive(Debug)]
+    pub struct Slot(usize);
+
+    /// Register `path` for removal on a signal (installing the handler the first time).
+    pub fn register(path: &Path) -> Option<Slot> {
+        let bytes = path.as_os_str().as_bytes();
+        if bytes.len() >= MAX || bytes.contains(&0) {
+            return None;
+        }
+        install();
+        let i = TABLE.iter().position(|e| {
+            e.owned
+                .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+                .is_ok()
+        })?;
+        write(&TABLE[i], || {
+            for (cell, &b) in TABLE[i].path.iter().zip(bytes.iter().chain([&0u8])) {
+                cell.store(b, Ordering::Relaxed);
+            }
+            TABLE[i].armed.store(true, Ordering::Relaxed);
+        });
+        Some(Slot(i))
+    }
+
+    impl Slot {
+        pub fn release(self) {
+            let e = &TABLE[self.0];
+            write(e, || e.armed.store(false, Ordering::Relaxed));
+            e.owned.store(false, Ordering::Release);
+        }
+    }
+
+    /// A change of an entry, inside its sequence lock.
+    fn write(e: &Entry, change: impl FnOnce()) {
+        e.seq.fetch_add(1, Ordering::Relaxed);
+        fence(Ordering::Release);
+        change();
+        e.seq.fetch_add(1, Ordering::Release);
+    }
+
+    /// Unlink every registered path (async-signal-safe: atomics, a stack buffer, `unlink`).
+    fn remove_all() {
+        for e in &TABLE {
+            remove(e);
+        }
+    }
+
+    /// Unlink the path of an entry if it holds one (a consistent snapshot of it).
+    fn remove(e: &Entry) {
+        let mut buf = [0u8; MAX];
+        let before = e.seq.load(Ordering::Acquire);
+        if before % 2 == 1 {
+            return;
+        }
+        let armed = e.armed.load(Ordering::Relaxed);
+        for (b, cell) in buf.iter_mut().zip(&e.path) {
+            *b = cell.load(Ordering::Relaxed);
+            if *b == 0 {
+                break;
+            }
+        }
+        fence(Ordering::Acquire);
+        if armed && e.seq.load(Ordering::Relaxed) == before {
+            buf[MAX - 1] = 0;
+            // SAFETY: `buf` is a NUL-terminated path on our stack.
+            unsafe { libc::unlink(buf.as_ptr().cast()) };
+        }
+    }
+
+    extern "C" fn handler(signal: libc::c_int) {
+        remove_all();
+        // SAFETY: sigaction and raise are async-signal-safe; the default action ends the
+        // process once the handler returns and the signal is unblocked.
+        unsafe {
+            let mut dfl: libc::sigaction = std::mem::zeroed();
+            dfl.sa_sigaction = libc::SIG_DFL;
+            libc::sigaction(signal, &dfl, std::ptr::null_mut());
+            libc::raise(signal);
+        }
+    }
+
+    /// The handler for each signal whose action is the default one (an ignored signal, as
+    /// under `nohup`, stays ignored).
+    fn install() {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            for signal in SIGNALS {
+                // SAFETY: plain sigaction calls with zeroed, then filled, structures.
+                unsafe {
+                    let mut old: libc::sigaction = std::mem::zeroed();
+                    if libc::sigaction(signal, std::ptr::null(), &mut old) != 0
+                        || old.sa_sigaction != libc::SIG_DFL
+                    {
+                        continue;
+                    }
+                    let mut new: libc::sigaction = std::mem::zeroed();
+                    new.sa_sigaction = handler as extern "C" fn(libc::c_int) as usize;
+                    libc::sigemptyset(&mut new.sa_mask);
+                    for s in SIGNALS {
+                        libc::sigaddset(&mut new.sa_mask, s);
+                    }
+                    new.sa_flags = libc::SA_RESTART;
+                    libc::sigaction(signal, &new, std::ptr::null_mut());
+                }
+            }
+        });
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn a_registered_path_is_removed_a_released_one_is_not() {
+            let dir = tempfile::tempdir().unwrap();
+            let (a, b) = (dir.path().join("a.tmp"), dir.path().join("b.tmp"));
+            std::fs::write(&a, "a").unwrap();
+            std::fs::write(&b, "b").unwrap();
+            let slot_a = super::register(&a).unwrap();
+            let slot_b = super::register(&b).unwrap();
+            let (ia, ib) = (slot_a.0, slot_b.0);
+            slot_b.release();
+            // Only this test's entries: other tests' temporary files are in the table too.
+            super::remove(&super::TABLE[ia]);
+            super::remove(&super::TABLE[ib]);
+            assert!(!a.exists(), "the registered path is removed");
+            assert!(b.exists(), "a released path is left alone");
+            slot_a.release();
         }
     }
 }
