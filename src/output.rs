@@ -3,11 +3,12 @@
 //!
 //! - `-` is standard output.
 //! - A symbolic link is written through: its final target gets the content, the link stays a
-//!   link.
+//!   link. (The CLI first refuses, with [`check_confined`], an output that a link inside a
+//!   scanned tree would redirect.)
 //! - A regular file (or a path that does not exist yet) is replaced atomically: the content goes
 //!   to a temporary file beside it, which is renamed over it only once complete. The file keeps
 //!   its permissions (and, where allowed, its owner). A failure leaves the old content and no
-//!   temporary file.
+//!   temporary file, and so does SIGINT, SIGTERM or SIGHUP during the write.
 //! - A character or block device or a FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is opened
 //!   and written in place, and a Unix socket is connected to: never renamed over.
 //!
