@@ -4,7 +4,9 @@
 #   1. ci/fleet-audit.gitlab-ci.yml over three repositories: the merged HTML audit must list
 #      every project with its findings, and the merged JSON hold exactly each one's findings;
 #   2. ci/uplint.gitlab-ci.yml on the sample repository: the Code Quality report must validate
-#      against the Code Quality schema and hold the scan's findings.
+#      against the Code Quality schema and hold the scan's findings;
+#   3. ci/uplint.gitlab-ci.yml on a repository that commits links at its report paths to files
+#      outside the checkout: the job must fail with the refusal and write nothing outside.
 # The uplint binary comes from UPLINT_BIN (default: target/debug/uplint, built if absent); the
 # templates' cache/build step is given it through their UPLINT_BIN variable.
 set -euo pipefail
@@ -170,4 +172,36 @@ echo "== the binary comes from the cache in the next pipeline"
 run_pipeline "$single" "uplint " --file uplint-pipeline.yml --variable UPLINT_TARGET=17.0 uplint
 grep -q "uplint from the cache" "$single.log"
 echo "  uplint from the cache, nothing built"
+echo "== a repository with links at the report paths: refused, nothing written outside"
+linked="$work/linked"
+repo "$linked" "$root/examples/upgrade-audit" demo/linked
+mkdir -p "$linked/ci"
+cp ci/uplint.gitlab-ci.yml ci/uplint-binary.gitlab-ci.yml "$linked/ci/"
+printf 'include:\n  - local: ci/uplint.gitlab-ci.yml\n' >"$linked/uplint-pipeline.yml"
+printf '.uplint/\n' >"$linked/.gitignore"
+victim="$work/victim/.ssh"
+mkdir -p "$victim"
+printf 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAA victim@host\n' >"$victim/authorized_keys"
+cp "$victim/authorized_keys" "$work/authorized_keys.before"
+# Absolute targets: the job's copy of the checkout points at the same files.
+ln -s "$victim/authorized_keys" "$linked/uplint-junit.xml"
+ln -s "$victim/gl-code-quality-report.json" "$linked/gl-code-quality-report.json"
+git -C "$linked" add -A
+git -C "$linked" commit --quiet -m "links at the report paths"
+status=0
+(cd "$linked" && "$glci" --force-shell-executor --shell-isolation --home "$work/home" \
+  --file uplint-pipeline.yml --variable "UPLINT_BIN=$bin" --variable UPLINT_TARGET=17.0 uplint) \
+  >"$linked.log" 2>&1 || status=$?
+failed="$(sed -n 's/^ FAIL  \([^ ]*\).*/\1/p' "$linked.log" | sort -u | tr '\n' ' ')"
+if [ "$failed" != "uplint " ] || [ "$status" -eq 0 ] \
+  || ! grep -q "is a symbolic link inside the scanned tree" "$linked.log" \
+  || ! cmp -s "$victim/authorized_keys" "$work/authorized_keys.before" \
+  || [ -e "$victim/gl-code-quality-report.json" ] || [ "$(ls -A "$victim")" != authorized_keys ]; then
+  cat "$linked.log"
+  ls -la "$victim"
+  echo "the linked repository's job: failed jobs '$failed' (status $status); the refusal and an unchanged $victim were expected" >&2
+  exit 1
+fi
+grep -m1 "is a symbolic link inside the scanned tree" "$linked.log" | sed 's/^/  /'
+echo "  the job failed with the refusal; $victim is unchanged"
 echo "gitlab-ci-local: both templates pass"

@@ -3,11 +3,12 @@
 //!
 //! - `-` is standard output.
 //! - A symbolic link is written through: its final target gets the content, the link stays a
-//!   link.
+//!   link. (The CLI first refuses, with [`check_confined`], an output that a link inside a
+//!   scanned tree would redirect.)
 //! - A regular file (or a path that does not exist yet) is replaced atomically: the content goes
 //!   to a temporary file beside it, which is renamed over it only once complete. The file keeps
 //!   its permissions (and, where allowed, its owner). A failure leaves the old content and no
-//!   temporary file.
+//!   temporary file, and so does SIGINT, SIGTERM or SIGHUP during the write.
 //! - A character or block device or a FIFO (`/dev/null`, `/dev/stdout`, a named pipe) is opened
 //!   and written in place, and a Unix socket is connected to: never renamed over.
 //!
@@ -17,6 +18,79 @@ use std::fs::{self, File, Metadata, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Refuse an output that a scanned tree could redirect: one whose path, resolved the way the
+/// kernel resolves it, meets a symbolic link in a directory inside one of `roots` (canonical
+/// directories), or ends at a named pipe or socket inside one. Outputs outside every root (and
+/// `-`) are not checked: they keep the behaviour of [`write_output`]. Nothing is written.
+pub fn check_confined(path: &Path, roots: &[PathBuf]) -> Result<(), WriteError> {
+    if path == Path::new("-") || roots.is_empty() {
+        return Ok(());
+    }
+    let inside = |dir: &Path| roots.iter().any(|r| dir.starts_with(r));
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map_err(|e| io_error(path, e))?
+            .join(path)
+    };
+    let mut todo: std::collections::VecDeque<std::ffi::OsString> = absolute
+        .components()
+        .map(|c| c.as_os_str().to_os_string())
+        .collect();
+    // `dir` is canonical: every link met so far was resolved.
+    let mut dir = PathBuf::from("/");
+    let mut links = 0;
+    while let Some(part) = todo.pop_front() {
+        match Path::new(&part).components().next() {
+            Some(std::path::Component::RootDir) => dir = PathBuf::from("/"),
+            Some(std::path::Component::ParentDir) => {
+                dir.pop();
+            }
+            Some(std::path::Component::Normal(name)) => {
+                let next = dir.join(name);
+                let Ok(meta) = fs::symlink_metadata(&next) else {
+                    // Nothing there: a new file, or a missing directory that the write reports.
+                    return Ok(());
+                };
+                let last = todo.is_empty();
+                if meta.file_type().is_symlink() {
+                    if inside(&dir) {
+                        return Err(WriteError::LinkInScannedTree {
+                            path: path.to_path_buf(),
+                            link: next,
+                        });
+                    }
+                    links += 1;
+                    if links > 40 {
+                        return Err(WriteError::SymlinkLoop {
+                            path: path.to_path_buf(),
+                        });
+                    }
+                    let target = fs::read_link(&next).map_err(|e| io_error(path, e))?;
+                    for c in target.components().rev() {
+                        todo.push_front(c.as_os_str().to_os_string());
+                    }
+                } else if meta.is_dir() {
+                    dir = next;
+                } else {
+                    use std::os::unix::fs::FileTypeExt;
+                    let t = meta.file_type();
+                    if last && inside(&dir) && (t.is_fifo() || t.is_socket()) {
+                        return Err(WriteError::SpecialInScannedTree {
+                            path: path.to_path_buf(),
+                        });
+                    }
+                    // The end, or a file in the middle of the path that the write reports.
+                    return Ok(());
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
 
 /// A writer callback: writes the whole content to the stream it is given.
 type WriteFn<'a> = &'a mut dyn FnMut(&mut dyn Write) -> io::Result<()>;
@@ -42,6 +116,20 @@ pub enum WriteError {
     },
     #[error("cannot write {}: {source}", path.display())]
     Io { path: PathBuf, source: io::Error },
+    /// An output inside a scanned tree goes through a symbolic link (the path or one of its
+    /// directories): the tree, not the user, would choose where it is written.
+    #[error(
+        "cannot write {}: {} is a symbolic link inside the scanned tree; an output there must be a regular file or a new one (remove the link, or write the output outside the scanned paths)",
+        path.display(),
+        link.display()
+    )]
+    LinkInScannedTree { path: PathBuf, link: PathBuf },
+    /// An output inside a scanned tree is a named pipe or a socket: writing it could stall.
+    #[error(
+        "cannot write {}: it is a named pipe or a socket inside the scanned tree; an output there must be a regular file or a new one",
+        path.display()
+    )]
+    SpecialInScannedTree { path: PathBuf },
 }
 
 /// Write an output to `path` (see the module documentation for what each kind of path gets).
@@ -170,7 +258,6 @@ fn replace(
             dir: dir.to_path_buf(),
             source,
         })?;
-    let tmp = TempGuard(Some(tmp));
     fill(file, existing, write)
         .and_then(|()| fs::rename(tmp.path(), target))
         .map_err(|source| io_error(shown, source))?;
@@ -199,29 +286,40 @@ fn fill(file: File, existing: Option<&Metadata>, write: WriteFn<'_>) -> io::Resu
 
 /// A new file beside the target, readable by us alone until it gets the target's permissions
 /// (a new output gets the default ones, as any created file).
-fn create_temp(dir: &Path, name: &str, private: bool) -> io::Result<(File, PathBuf)> {
+fn create_temp(dir: &Path, name: &str, private: bool) -> io::Result<(File, TempGuard)> {
     use std::os::unix::fs::OpenOptionsExt;
     static COUNTER: AtomicU32 = AtomicU32::new(0);
     let mut last = None;
     for _ in 0..100 {
         let n = COUNTER.fetch_add(1, Ordering::Relaxed);
         let tmp = dir.join(format!(".{name}.uplint-tmp-{}-{n}", std::process::id()));
+        // Registered before it exists: a signal between the creation and the registration
+        // would leave it.
+        let slot = on_signal::register(&tmp);
         let opened = OpenOptions::new()
             .write(true)
             .create_new(true)
             .mode(if private { 0o600 } else { 0o666 })
             .open(&tmp);
         match opened {
-            Ok(f) => return Ok((f, tmp)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => return Err(e),
+            Ok(f) => return Ok((f, TempGuard(Some(tmp), slot))),
+            Err(e) => {
+                if let Some(slot) = slot {
+                    slot.release();
+                }
+                if e.kind() != io::ErrorKind::AlreadyExists {
+                    return Err(e);
+                }
+                last = Some(e);
+            }
         }
     }
     Err(last.unwrap_or_else(|| io::Error::other("no free temporary name")))
 }
 
-/// Removes the temporary file unless it was renamed into place.
-struct TempGuard(Option<PathBuf>);
+/// Removes the temporary file unless it was renamed into place (or, through [`on_signal`], when
+/// SIGINT, SIGTERM or SIGHUP ends the process while it exists).
+struct TempGuard(Option<PathBuf>, Option<on_signal::Slot>);
 
 impl TempGuard {
     fn path(&self) -> &Path {
@@ -230,6 +328,9 @@ impl TempGuard {
 
     fn persisted(mut self) {
         self.0 = None;
+        if let Some(slot) = self.1.take() {
+            slot.release();
+        }
     }
 }
 
@@ -237,6 +338,173 @@ impl Drop for TempGuard {
     fn drop(&mut self) {
         if let Some(p) = &self.0 {
             let _ = fs::remove_file(p);
+        }
+        if let Some(slot) = self.1.take() {
+            slot.release();
+        }
+    }
+}
+
+/// Temporary files removed when a signal ends the process: a fixed table of paths that an
+/// async-signal-safe handler reads (a sequence lock per slot, atomics only) and unlinks with
+/// `unlink(2)`, before the signal is raised again with its default action. A path too long for
+/// a slot, or a write while every slot is taken, goes without (the guard still removes it on
+/// every other exit).
+mod on_signal {
+    use std::os::unix::ffi::OsStrExt;
+    use std::path::Path;
+    use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering, fence};
+
+    const SLOTS: usize = 8;
+    const MAX: usize = 4096;
+    const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+    struct Entry {
+        /// Taken by a writer.
+        owned: AtomicBool,
+        /// Odd while the path or `armed` change.
+        seq: AtomicUsize,
+        armed: AtomicBool,
+        /// The path, NUL-terminated.
+        path: [AtomicU8; MAX],
+    }
+
+    static TABLE: [Entry; SLOTS] = [const {
+        Entry {
+            owned: AtomicBool::new(false),
+            seq: AtomicUsize::new(0),
+            armed: AtomicBool::new(false),
+            path: [const { AtomicU8::new(0) }; MAX],
+        }
+    }; SLOTS];
+
+    /// A registered path; [`Slot::release`] unregisters it.
+    #[derive(Debug)]
+    pub struct Slot(usize);
+
+    /// Register `path` for removal on a signal (installing the handler the first time).
+    pub fn register(path: &Path) -> Option<Slot> {
+        let bytes = path.as_os_str().as_bytes();
+        if bytes.len() >= MAX || bytes.contains(&0) {
+            return None;
+        }
+        install();
+        let i = TABLE.iter().position(|e| {
+            e.owned
+                .compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed)
+                .is_ok()
+        })?;
+        write(&TABLE[i], || {
+            for (cell, &b) in TABLE[i].path.iter().zip(bytes.iter().chain([&0u8])) {
+                cell.store(b, Ordering::Relaxed);
+            }
+            TABLE[i].armed.store(true, Ordering::Relaxed);
+        });
+        Some(Slot(i))
+    }
+
+    impl Slot {
+        pub fn release(self) {
+            let e = &TABLE[self.0];
+            write(e, || e.armed.store(false, Ordering::Relaxed));
+            e.owned.store(false, Ordering::Release);
+        }
+    }
+
+    /// A change of an entry, inside its sequence lock.
+    fn write(e: &Entry, change: impl FnOnce()) {
+        e.seq.fetch_add(1, Ordering::Relaxed);
+        fence(Ordering::Release);
+        change();
+        e.seq.fetch_add(1, Ordering::Release);
+    }
+
+    /// Unlink every registered path (async-signal-safe: atomics, a stack buffer, `unlink`).
+    fn remove_all() {
+        for e in &TABLE {
+            remove(e);
+        }
+    }
+
+    /// Unlink the path of an entry if it holds one (a consistent snapshot of it).
+    fn remove(e: &Entry) {
+        let mut buf = [0u8; MAX];
+        let before = e.seq.load(Ordering::Acquire);
+        if before % 2 == 1 {
+            return;
+        }
+        let armed = e.armed.load(Ordering::Relaxed);
+        for (b, cell) in buf.iter_mut().zip(&e.path) {
+            *b = cell.load(Ordering::Relaxed);
+            if *b == 0 {
+                break;
+            }
+        }
+        fence(Ordering::Acquire);
+        if armed && e.seq.load(Ordering::Relaxed) == before {
+            buf[MAX - 1] = 0;
+            // SAFETY: `buf` is a NUL-terminated path on our stack.
+            unsafe { libc::unlink(buf.as_ptr().cast()) };
+        }
+    }
+
+    extern "C" fn handler(signal: libc::c_int) {
+        remove_all();
+        // SAFETY: sigaction and raise are async-signal-safe; the default action ends the
+        // process once the handler returns and the signal is unblocked.
+        unsafe {
+            let mut dfl: libc::sigaction = std::mem::zeroed();
+            dfl.sa_sigaction = libc::SIG_DFL;
+            libc::sigaction(signal, &dfl, std::ptr::null_mut());
+            libc::raise(signal);
+        }
+    }
+
+    /// The handler for each signal whose action is the default one (an ignored signal, as
+    /// under `nohup`, stays ignored).
+    fn install() {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            for signal in SIGNALS {
+                // SAFETY: plain sigaction calls with zeroed, then filled, structures.
+                unsafe {
+                    let mut old: libc::sigaction = std::mem::zeroed();
+                    if libc::sigaction(signal, std::ptr::null(), &mut old) != 0
+                        || old.sa_sigaction != libc::SIG_DFL
+                    {
+                        continue;
+                    }
+                    let mut new: libc::sigaction = std::mem::zeroed();
+                    new.sa_sigaction = handler as extern "C" fn(libc::c_int) as usize;
+                    libc::sigemptyset(&mut new.sa_mask);
+                    for s in SIGNALS {
+                        libc::sigaddset(&mut new.sa_mask, s);
+                    }
+                    new.sa_flags = libc::SA_RESTART;
+                    libc::sigaction(signal, &new, std::ptr::null_mut());
+                }
+            }
+        });
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn a_registered_path_is_removed_a_released_one_is_not() {
+            let dir = tempfile::tempdir().unwrap();
+            let (a, b) = (dir.path().join("a.tmp"), dir.path().join("b.tmp"));
+            std::fs::write(&a, "a").unwrap();
+            std::fs::write(&b, "b").unwrap();
+            let slot_a = super::register(&a).unwrap();
+            let slot_b = super::register(&b).unwrap();
+            let (ia, ib) = (slot_a.0, slot_b.0);
+            slot_b.release();
+            // Only this test's entries: other tests' temporary files are in the table too.
+            super::remove(&super::TABLE[ia]);
+            super::remove(&super::TABLE[ib]);
+            assert!(!a.exists(), "the registered path is removed");
+            assert!(b.exists(), "a released path is left alone");
+            slot_a.release();
         }
     }
 }

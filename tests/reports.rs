@@ -212,7 +212,7 @@ fn junit_and_html_escape_what_they_embed() {
     let sarif: Value = serde_json::from_str(&render::sarif(&report, &ctx)).unwrap();
     assert_eq!(
         sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
-        "a&b%3Cc%3E.sh"
+        "a%26b%3Cc%3E.sh"
     );
 }
 

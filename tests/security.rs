@@ -260,33 +260,37 @@ fn paths_on_the_command_line_are_not_confined() {
 
 #[test]
 fn output_to_a_fifo_read_by_another_process() {
+    // Outside the scanned tree (inside it, a FIFO is refused: tests/security_outputs.rs).
     let dir = repo();
-    let fifo = dir.path().join("report.pipe");
+    let out = tempfile::tempdir().unwrap();
+    let fifo = out.path().join("report.pipe");
     mkfifo(&fifo);
     let reader = {
         let fifo = fifo.clone();
         std::thread::spawn(move || fs::read_to_string(fifo).unwrap())
     };
-    let o = scan_to(dir.path(), "report.pipe");
+    let o = scan_to(dir.path(), fifo.to_str().unwrap());
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(reader.join().unwrap().contains(REPORT_LINE));
     assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
-    assert!(leftovers(dir.path()).is_empty());
+    assert!(leftovers(out.path()).is_empty());
 }
 
 #[test]
 fn output_through_a_symlink() {
+    // Outside the scanned tree (inside it, a link is refused: tests/security_outputs.rs).
     let dir = repo();
-    fs::create_dir(dir.path().join("reports")).unwrap();
-    write(dir.path(), "reports/latest.txt", "old\n");
-    symlink("reports/latest.txt", dir.path().join("report.txt")).unwrap();
-    let o = scan_to(dir.path(), "report.txt");
+    let out = tempfile::tempdir().unwrap();
+    fs::create_dir(out.path().join("reports")).unwrap();
+    write(out.path(), "reports/latest.txt", "old\n");
+    symlink("reports/latest.txt", out.path().join("report.txt")).unwrap();
+    let link = out.path().join("report.txt");
+    let o = scan_to(dir.path(), link.to_str().unwrap());
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    let link = dir.path().join("report.txt");
     assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
-    let got = fs::read_to_string(dir.path().join("reports/latest.txt")).unwrap();
+    let got = fs::read_to_string(out.path().join("reports/latest.txt")).unwrap();
     assert!(got.contains(REPORT_LINE), "{got}");
-    assert!(leftovers(dir.path()).is_empty() && leftovers(&dir.path().join("reports")).is_empty());
+    assert!(leftovers(out.path()).is_empty() && leftovers(&out.path().join("reports")).is_empty());
 }
 
 #[test]

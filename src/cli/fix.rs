@@ -54,7 +54,7 @@ pub fn diff(
     report: &Report,
     reach: &Confinement,
     fixes: FixSettings,
-) -> ExitCode {
+) -> super::Outcome {
     let mut out = String::new();
     let (mut files, mut applied) = (0, 0);
     for (path, walked) in files_to_fix(report, fixes) {
@@ -74,7 +74,7 @@ pub fn diff(
             out.push_str(&d);
         }
     }
-    print(&out);
+    print(&out)?;
     let held = unsafe_left(report, fixes);
     if files > 0 {
         note(&format!(
@@ -89,7 +89,7 @@ pub fn diff(
             plural(held, "unsafe fix", "unsafe fixes")
         ));
     }
-    ExitCode::from(u8::from(files > 0))
+    Ok(ExitCode::from(u8::from(files > 0)))
 }
 
 /// `--fix`: fix and write each file, then scan again for what remains. Returns the new report

@@ -82,6 +82,9 @@ pub enum Usage {
     },
     #[error(transparent)]
     Write(#[from] WriteError),
+    /// Standard output failed (a full disk, a closed terminal); a closed pipe is not this.
+    #[error("cannot write standard output: {0}")]
+    Stdout(std::io::Error),
 }
 
 impl From<InvalidVersion> for Failure {
@@ -99,7 +102,10 @@ impl From<WriteError> for Failure {
 pub type Outcome = Result<ExitCode, Failure>;
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
     let color = cli.color;
     match run(cli) {
         Ok(code) => code,
@@ -108,6 +114,20 @@ pub fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Help, the version, or a usage error from the parser; help that cannot be written is a failure.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    match e.print() {
+        Err(w) if e.use_stderr() || w.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(w) => {
+            let _ = writeln!(std::io::stderr(), "error: {}", Usage::Stdout(w));
+            return ExitCode::from(2);
+        }
+        Ok(()) => {}
+    }
+    // clap's own statuses: 0 for help and the version, 2 for a usage error.
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
 }
 
 fn run(cli: Cli) -> Outcome {
@@ -144,11 +164,18 @@ pub fn use_color_stdout(choice: ColorChoice) -> bool {
     use_color(choice, std::io::stdout().is_terminal())
 }
 
-/// Write to stdout; a closed pipe (`uplint query | head`) is not an error.
-pub fn print(s: &str) {
+/// Write to stdout; a closed pipe (`uplint query | head`) is not an error, any other failure is.
+pub fn print(s: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
-    let _ = out.write_all(s.as_bytes());
-    let _ = out.flush();
+    stdout_result(out.write_all(s.as_bytes()).and_then(|()| out.flush()))
+}
+
+/// The outcome of writing standard output: a closed pipe ends the output quietly.
+pub fn stdout_result(r: std::io::Result<()>) -> Result<(), Failure> {
+    match r {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Usage::Stdout(e).into()),
+        _ => Ok(()),
+    }
 }
 
 fn use_color(choice: ColorChoice, terminal: bool) -> bool {

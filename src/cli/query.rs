@@ -63,7 +63,7 @@ pub fn query(cat: &Catalog, a: &QueryArgs) -> Outcome {
             .collect();
         lits.sort();
         lits.dedup();
-        print(&(lits.join("\n") + "\n"));
+        print(&(lits.join("\n") + "\n"))?;
         return Ok(ExitCode::SUCCESS);
     }
     let out = match a.format {
@@ -73,7 +73,7 @@ pub fn query(cat: &Catalog, a: &QueryArgs) -> Outcome {
         QueryFormat::Markdown => render::markdown(&selected),
         QueryFormat::Csv => render::csv(&selected),
     };
-    print(&out);
+    print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -93,7 +93,7 @@ pub fn explain(cat: &Catalog, a: &ExplainArgs) -> Outcome {
             .join("\n"),
         ExplainFormat::Json => render::json(&found),
     };
-    print(&out);
+    print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -103,7 +103,7 @@ pub fn versions(cat: &Catalog, a: &VersionsArgs) -> Outcome {
         ExplainFormat::Text => render::versions_table(&rows),
         ExplainFormat::Json => serde_json::to_string_pretty(&rows).expect("rows serialize") + "\n",
     };
-    print(&out);
+    print(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -25,6 +25,8 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     {
         return Err(Usage::NoSuchPath(p.clone()).into());
     }
+    // Before anything is read or written: no output may be redirected by the scanned tree.
+    check_outputs(a)?;
     let config = load_config(a)?;
     let mut data = cli.data.clone();
     data.extend(config.iter().flat_map(|c| c.data.iter().cloned()));
@@ -68,7 +70,7 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     let reach = uplint::fix::confined::Confinement::new(&a.paths, o.follow_links, o.max_file_size);
     uplint::fix::apply::attach_report(&mut report, &cat, &reach, fixes.range_start);
     if a.diff {
-        return Ok(super::fix::diff(&scanner, &cat, &report, &reach, fixes));
+        return super::fix::diff(&scanner, &cat, &report, &reach, fixes);
     }
     let mut refused = false;
     if settings.fix == Some(true) {
@@ -97,6 +99,37 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     // blocks one by one would cost 0.2-0.3 ms of a one-file scan's 4-5 ms, for nothing.
     std::mem::forget((cat, scanner, report));
     Ok(code)
+}
+
+/// The directories a scan reads: each directory given, and the directory of each file given
+/// (canonical: links resolved).
+fn scanned_roots(paths: &[PathBuf]) -> Vec<PathBuf> {
+    paths
+        .iter()
+        .filter_map(|p| {
+            let c = p.canonicalize().ok()?;
+            if c.is_dir() {
+                Some(c)
+            } else {
+                c.parent().map(Path::to_path_buf)
+            }
+        })
+        .collect()
+}
+
+/// Every output of the run (`--output`, each `--report`, `--write-baseline`) checked against
+/// the scanned roots: one that the tree could redirect through a link refuses the whole run.
+fn check_outputs(a: &ScanArgs) -> Result<(), Failure> {
+    let roots = scanned_roots(&a.paths);
+    let outputs = a
+        .output
+        .iter()
+        .chain(a.report.iter().map(|(_, p)| p))
+        .chain(a.write_baseline.iter());
+    for p in outputs {
+        uplint::output::check_confined(p, &roots)?;
+    }
+    Ok(())
 }
 
 /// What the report records of the scan: the project, the data, the options beyond the window.
@@ -235,10 +268,12 @@ fn write_reports(
         (None, ScanFormat::Json) => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
             // A closed pipe (`| head`) is not an error.
-            let _ = render::json_to(report, &ctx, &mut out).and_then(|()| out.flush());
+            super::stdout_result(
+                render::json_to(report, &ctx, &mut out).and_then(|()| out.flush()),
+            )?;
         }
         (Some(path), format) => write_file(path, &render_as(format, report, &ctx))?,
-        (None, format) => print(&render_as(format, report, &ctx)),
+        (None, format) => print(&render_as(format, report, &ctx))?,
     }
     Ok(())
 }

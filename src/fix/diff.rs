@@ -8,6 +8,8 @@ pub fn unified(path: &str, before: &str, after: &str) -> String {
     if before == after {
         return String::new();
     }
+    // The name escaped as in every line-based report: a header is always one line.
+    let path = crate::render::text::escape_line(path);
     let diff = TextDiff::from_lines(before, after);
     let mut u = diff.unified_diff();
     u.context_radius(3)

@@ -9,3 +9,4 @@ pub fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 pub mod scan;
+pub mod text;

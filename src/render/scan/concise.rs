@@ -1,8 +1,10 @@
 //! Concise: one `path:line:col: severity id message` line per finding, for editors and hooks.
-//! Every line stands alone, so output split into chunks (pre-commit) stays readable.
+//! Every line stands alone, so output split into chunks (pre-commit) stays readable; names are
+//! escaped (`crate::render::text`), so a finding is always one line.
 
 use std::io::{self, Write};
 
+use crate::render::text::escape_line as esc;
 use crate::scan::Report;
 
 pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
@@ -10,20 +12,20 @@ pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         write!(
             out,
             "{}:{}:{}: {} {} {}",
-            f.path,
+            esc(&f.path),
             f.line,
             f.column,
             f.severity.as_str(),
-            f.id,
-            f.message
+            esc(&f.id),
+            esc(&f.message)
         )?;
         if let Some(r) = &f.replacement {
-            write!(out, " (use: {r})")?;
+            write!(out, " (use: {})", esc(r))?;
         }
         writeln!(out)?;
     }
     for e in &report.errors {
-        writeln!(out, "{}: error uplint-io {}", e.path, e.message)?;
+        writeln!(out, "{}: error uplint-io {}", esc(&e.path), esc(&e.message))?;
     }
     Ok(())
 }

@@ -6,7 +6,8 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
-use super::{Context, escape_xml as esc};
+use super::{Context, escape_xml as esc, escape_xml_attr as attr};
+use crate::render::text::escape_line as line;
 use crate::scan::{Finding, Report, Status};
 use crate::version::Milestone;
 
@@ -269,7 +270,7 @@ fn filters(
         write!(
             h,
             "<option value=\"{}\">{}</option>",
-            esc(&value),
+            attr(&value),
             esc(label)
         )?;
     }
@@ -320,7 +321,7 @@ fn version_section(
         writeln!(
             h,
             "<div class=\"file\"><h3>{}</h3>\n<table>\n<colgroup><col class=\"c-line\"><col><col class=\"c-repl\"></colgroup>\n<tr><th>line</th><th>finding</th><th>replacement</th></tr>",
-            esc(path)
+            esc(&line(path))
         )?;
         for f in findings {
             finding_row(f, &version, h)?;
@@ -335,8 +336,8 @@ fn finding_row(f: &Finding, version: &str, h: &mut dyn Write) -> io::Result<()> 
     write!(
         h,
         "<tr class=\"finding\" data-version=\"{}\" data-surface=\"{}\" data-severity=\"{sev}\">",
-        esc(version),
-        esc(f.surface_name())
+        attr(version),
+        attr(f.surface_name())
     )?;
     write!(h, "<td class=\"line\">{}:{}</td>", f.line, f.column)?;
     write!(
@@ -371,7 +372,7 @@ fn problems(report: &Report, h: &mut dyn Write) -> io::Result<()> {
         writeln!(
             h,
             "<tr><td><code>{}</code></td><td>{}</td></tr>",
-            esc(&e.path),
+            esc(&line(&e.path)),
             esc(&e.message)
         )?;
     }

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 
 use super::Context;
 use crate::render::plural;
+use crate::render::text::escape_line as esc;
 use crate::scan::{Finding, Report, Severity};
 
 struct Style {
@@ -36,7 +37,7 @@ pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<
             if last_path.is_some() {
                 writeln!(out)?;
             }
-            writeln!(out, "{}", st.paint("1", &f.path))?;
+            writeln!(out, "{}", st.paint("1", &esc(&f.path)))?;
             last_path = Some(&f.path);
         }
         finding(f, &st, out)?;
@@ -47,7 +48,7 @@ pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<
         }
         writeln!(out, "{}", st.paint("1", "Problems"))?;
         for e in &report.errors {
-            writeln!(out, "  {}: {}", e.path, e.message)?;
+            writeln!(out, "  {}: {}", esc(&e.path), esc(&e.message))?;
         }
     }
     if !report.findings.is_empty() || !report.errors.is_empty() {
@@ -62,16 +63,12 @@ fn finding(f: &Finding, st: &Style, out: &mut dyn Write) -> io::Result<()> {
         out,
         "  {}[{}] {}",
         st.sev(f.severity),
-        st.paint("1", &f.id),
-        f.message
+        st.paint("1", &esc(&f.id)),
+        esc(&f.message)
     )?;
     let num = f.line.to_string();
     let pad = " ".repeat(num.len());
-    let line: String = f
-        .source_line
-        .chars()
-        .map(|c| if c == '\t' { ' ' } else { c })
-        .collect();
+    let (line, start, width) = source_line(f);
     writeln!(out, "  {pad} {}", st.paint("34", "|"))?;
     writeln!(
         out,
@@ -80,24 +77,48 @@ fn finding(f: &Finding, st: &Style, out: &mut dyn Write) -> io::Result<()> {
         st.paint("34", "|"),
         line
     )?;
-    let (start, end) = super::display_columns(f);
-    let width = (end - start).max(1);
     writeln!(
         out,
         "  {pad} {} {}{} {}",
         st.paint("34", "|"),
-        " ".repeat(start - 1),
+        " ".repeat(start),
         st.paint("1;31", &"^".repeat(width)),
-        f.matched
+        esc(&f.matched)
     )?;
     if let Some(r) = &f.replacement {
-        writeln!(out, "  {pad} = {} {r}", st.paint("1", "replacement:"))?;
+        writeln!(
+            out,
+            "  {pad} = {} {}",
+            st.paint("1", "replacement:"),
+            esc(r)
+        )?;
     }
     if let Some(fix) = &f.fix {
         let text = super::fixes::summary(fix);
-        writeln!(out, "  {pad} = {} {text}", st.paint("1", "fix:"))?;
+        writeln!(out, "  {pad} = {} {}", st.paint("1", "fix:"), esc(&text))?;
     }
-    writeln!(out, "  {pad} = at {}:{}:{}", f.path, f.line, f.column)
+    writeln!(out, "  {pad} = at {}:{}:{}", esc(&f.path), f.line, f.column)
+}
+
+/// The source line as shown (tabs as spaces, controls escaped), with the 0-based column of the
+/// match in it and the caret's width.
+fn source_line(f: &Finding) -> (String, usize, usize) {
+    let chars: Vec<char> = f
+        .source_line
+        .chars()
+        .map(|c| if c == '\t' { ' ' } else { c })
+        .collect();
+    let (a, b) = super::display_columns(f);
+    if !chars.iter().copied().any(crate::render::text::escaped) {
+        return (chars.into_iter().collect(), a - 1, (b - a).max(1));
+    }
+    let start = (a - 1).min(chars.len());
+    let end = (b - 1).clamp(start, chars.len());
+    let part = |x: usize, y: usize| esc(&chars[x..y].iter().collect::<String>()).into_owned();
+    let (before, matched, after) = (part(0, start), part(start, end), part(end, chars.len()));
+    let col = before.chars().count();
+    let width = matched.chars().count().max(1);
+    (before + &matched + &after, col, width)
 }
 
 /// The summary: the version window, counts per status, what was left out.

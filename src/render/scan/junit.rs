@@ -3,7 +3,8 @@
 
 use std::io::{self, Write};
 
-use super::{Context, escape_xml};
+use super::{Context, escape_xml, escape_xml_attr};
+use crate::render::text::escape_line as line;
 use crate::scan::{Report, Severity};
 
 pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<()> {
@@ -21,33 +22,39 @@ pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<
     writeln!(
         out,
         "  <testsuite name=\"uplint (target {})\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"0\">",
-        escape_xml(&ctx.target.to_string()),
+        escape_xml_attr(&ctx.target.to_string()),
         report.findings.len()
     )?;
     for f in &report.findings {
         // The occurrence number keeps names unique when an item repeats on one line.
         let name = format!("{} at {}:{} #{}", f.id, f.line, f.column, f.occurrence);
+        // Names escaped as in every line-based format: one finding never spans lines.
+        let path = line(&f.path);
         writeln!(
             out,
             "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\" line=\"{}\" time=\"0\">",
-            escape_xml(&f.path),
-            escape_xml(&name),
-            escape_xml(&f.path),
+            escape_xml_attr(&path),
+            escape_xml_attr(&name),
+            escape_xml_attr(&path),
             f.line
         )?;
         let mut text = format!(
             "{}:{}:{}: {} (`{}`)",
-            f.path, f.line, f.column, f.message, f.matched
+            path,
+            f.line,
+            f.column,
+            line(&f.message),
+            line(&f.matched)
         );
         if let Some(r) = &f.replacement {
-            text.push_str(&format!("\nReplacement: {r}"));
+            text.push_str(&format!("\nReplacement: {}", line(r)));
         }
         if f.severity == Severity::Error {
             writeln!(
                 out,
                 "      <failure type=\"{}\" message=\"{}\">{}</failure>",
                 f.status.as_str(),
-                escape_xml(&f.message),
+                escape_xml_attr(&f.message),
                 escape_xml(&text)
             )?;
         } else {

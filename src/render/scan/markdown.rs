@@ -1,5 +1,6 @@
 //! Markdown for a merge-request comment: a summary table, then findings grouped by the version
-//! that removes them, each group folded when long.
+//! that removes them, each group folded when long. Names from the scanned tree are escaped so
+//! that nothing in them is read as Markdown or HTML (`code_span`, `inline`).
 
 use std::io::{self, Write};
 
@@ -7,8 +8,46 @@ use super::Context;
 use crate::scan::Report;
 use crate::version::Milestone;
 
+/// Text of the data (a replacement) in a table cell: pipes escaped, line breaks as spaces.
 pub(super) fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
+
+/// Text from the scanned tree (a file or project name, matched text) as a code span in a table
+/// cell, shown as it is: controls escaped as in every line-based format, pipes escaped for the
+/// table (GFM unescapes them inside code spans too), and delimited by a run of backticks longer
+/// than any inside, padded with a space when it starts or ends with a backtick or a space.
+pub(super) fn code_span(s: &str) -> String {
+    let text = crate::render::text::escape_line(s).replace('|', "\\|");
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with(['`', ' ']) || text.ends_with(['`', ' ']) {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
+}
+
+/// Text from the scanned tree as plain Markdown text (a link's text, a heading): controls
+/// escaped as in every line-based format, then every ASCII punctuation character but `/`, `-`
+/// and `.` (which mean something only at the start of a line) backslash-escaped, so that
+/// nothing in it is markup, HTML, an entity, a link or a reference.
+pub(super) fn inline(s: &str) -> String {
+    let text = crate::render::text::escape_line(s);
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_ascii_punctuation() && !matches!(c, '/' | '-' | '.') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 const FOLD_AFTER: usize = 10;
@@ -60,11 +99,10 @@ pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<
         for f in &findings {
             writeln!(
                 out,
-                "| `{}:{}` | `{}` | `{}` | {} |",
-                cell(&f.path),
-                f.line,
-                f.id,
-                cell(&f.matched).replace('`', "'"),
+                "| {} | {} | {} | {} |",
+                code_span(&format!("{}:{}", f.path, f.line)),
+                code_span(&f.id),
+                code_span(&f.matched),
                 cell(f.replacement.as_deref().unwrap_or("—"))
             )?;
         }

@@ -209,8 +209,19 @@ pub fn display_columns(f: &Finding) -> (usize, usize) {
     (start, end.clamp(start, past_end))
 }
 
-/// Escape text for XML and HTML.
+/// Escape text for XML and HTML. Characters XML 1.0 cannot hold (the C0 controls but tab, LF
+/// and CR; U+FFFE and U+FFFF) become U+FFFD.
 pub fn escape_xml(s: &str) -> String {
+    escape_markup(s, false)
+}
+
+/// Escape an attribute value for XML and HTML: as [`escape_xml`], and tab, LF and CR as
+/// character references (an XML parser would normalize them to spaces).
+pub fn escape_xml_attr(s: &str) -> String {
+    escape_markup(s, true)
+}
+
+fn escape_markup(s: &str, attribute: bool) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -219,8 +230,12 @@ pub fn escape_xml(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            '\t' if attribute => out.push_str("&#9;"),
+            '\n' if attribute => out.push_str("&#10;"),
+            '\r' if attribute => out.push_str("&#13;"),
             // Characters XML 1.0 cannot hold.
             c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => out.push('\u{FFFD}'),
+            '\u{FFFE}' | '\u{FFFF}' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }

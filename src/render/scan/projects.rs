@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::markdown::cell;
+use super::markdown::{cell, code_span, inline};
 use super::{Context, escape_xml as esc};
 use crate::fleet::ProjectTotals;
 use crate::scan::{Finding, Report};
@@ -84,7 +84,7 @@ pub fn html_sections(report: &Report, ctx: &Context) -> String {
         for f in &findings {
             h.push_str(&format!(
                 "<tr><td><code>{}:{}:{}</code></td><td><code>{}</code> {}</td><td>{}</td><td>{}</td></tr>\n",
-                esc(&f.path),
+                esc(&crate::render::text::escape_line(&f.path)),
                 f.line,
                 f.column,
                 esc(&f.id),
@@ -127,7 +127,7 @@ pub fn markdown(report: &Report, ctx: &Context) -> String {
     for (_, p) in &ranked {
         out.push_str(&format!(
             "| [{}](#{}) | {} | {} | {} | {} | {} |\n",
-            cell(&p.name),
+            inline(&p.name),
             heading_anchor(&format!("project {}", p.name)),
             p.removed,
             p.deprecated,
@@ -139,7 +139,7 @@ pub fn markdown(report: &Report, ctx: &Context) -> String {
     let by_project = by_project(report, ctx);
     for (_, p) in &ranked {
         let findings = by_project.get(p.name.as_str()).cloned().unwrap_or_default();
-        out.push_str(&format!("\n#### project {}\n\n", p.name));
+        out.push_str(&format!("\n#### project {}\n\n", inline(&p.name)));
         if findings.is_empty() {
             out.push_str("No findings.\n");
             continue;
@@ -147,10 +147,9 @@ pub fn markdown(report: &Report, ctx: &Context) -> String {
         out.push_str("| file | rule | status | replacement |\n|---|---|---|---|\n");
         for f in findings {
             out.push_str(&format!(
-                "| `{}:{}` | `{}` | {} | {} |\n",
-                cell(&f.path),
-                f.line,
-                f.id,
+                "| {} | {} | {} | {} |\n",
+                code_span(&format!("{}:{}", f.path, f.line)),
+                code_span(&f.id),
                 f.status.as_str(),
                 cell(f.replacement.as_deref().unwrap_or("—"))
             ));

@@ -12,11 +12,13 @@ use super::{Context, INFORMATION_URI, Rule, TOOL_VERSION, fingerprint};
 use crate::scan::{Finding, Report, Severity};
 use crate::version::Milestone;
 
-/// Percent-encode a relative path as a URI reference (RFC 3986 path characters stay).
+/// Percent-encode a relative path as a relative URI reference: every byte but RFC 3986's
+/// unreserved characters and `/` is encoded, so no name reads as a scheme (`javascript:x.yml`
+/// gives `javascript%3Ax.yml`), a query or a fragment.
 pub fn uri(path: &str) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(path.len());
     for b in path.bytes() {
-        if b.is_ascii_alphanumeric() || b"-._~/!$&'()*+,;=:@".contains(&b) {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
             out.push(b as char);
         } else {
             out.push_str(&format!("%{b:02X}"));
@@ -177,5 +179,7 @@ mod tests {
     fn uris_are_percent_encoded() {
         assert_eq!(super::uri("a b/ü#?.yml"), "a%20b/%C3%BC%23%3F.yml");
         assert_eq!(super::uri(".gitlab-ci.yml"), ".gitlab-ci.yml");
+        assert_eq!(super::uri("javascript:x.yml"), "javascript%3Ax.yml");
+        assert_eq!(super::uri("a;b=c@d!e"), "a%3Bb%3Dc%40d%21e");
     }
 }
