@@ -17,7 +17,7 @@ use crate::syntax::{FileCtx, WordBytes, is_ident_byte};
 pub const FIELD: &str = "distinctive";
 
 /// What a distinctive form may be.
-const FORM: &str = "one of the pattern's literals (`uplint query --literals`), of at least 6 letters, digits, `_` or `-`, e.g. `REGISTER_RUN_UNTAGGED` or `--registration-token`";
+const FORM: &str = "a word of one of the pattern's literals (`uplint query --literals`), of at least 6 letters, digits, `_` or `-`, e.g. `REGISTER_RUN_UNTAGGED` or `--registration-token`";
 
 /// The shortest distinctive form: shorter words are too likely to be another system's.
 const SHORTEST: usize = 6;
@@ -48,7 +48,10 @@ fn well_formed(form: &str, literals: &[String]) -> bool {
     form.len() >= SHORTEST
         && form.bytes().all(|c| is_ident_byte(c) || c == b'-')
         && form.bytes().any(|c| c.is_ascii_alphabetic())
-        && literals.iter().any(|l| l == form)
+        && literals.iter().any(|l| {
+            l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                .any(|w| w == form)
+        })
 }
 
 /// Read the `distinctive` field of a raw pattern whose literals are `literals`, if present.
@@ -108,5 +111,9 @@ mod tests {
         assert!(!well_formed("REGISTER_PAUSED", &lits));
         assert!(!well_formed("gitlab-runner register --locked", &lits));
         assert!(!well_formed("tags", &lits));
+        // A word of a literal: a path's segment.
+        let path = ["/runners/reset_registration_token".to_string()];
+        assert!(well_formed("reset_registration_token", &path));
+        assert!(!well_formed("reset_registration", &path));
     }
 }
