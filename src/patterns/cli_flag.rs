@@ -8,7 +8,7 @@ use super::cli_command::{program, program_and_subcommand, runs_commands};
 use super::variable::VARIABLE_NAME;
 use super::{Hit, PatternKind, word_hits};
 use crate::syntax::cmdline::dash_head;
-use crate::syntax::{FileCtx, FileKind, WordBytes};
+use crate::syntax::{FileCtx, FileKind, WordBytes, is_ident_byte};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CliFlag {
@@ -18,6 +18,11 @@ pub struct CliFlag {
     pub short: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub env: Option<String>,
+    /// Literals that, like the program's name, show that a file runs the program: where one
+    /// occurs, the environment variable counts, and so does the flag written as a quoted
+    /// argument of another language's argument list.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub context: Vec<String>,
 }
 
 /// A long flag and its short form, compared a few bytes at a time: a command's line is checked
@@ -61,9 +66,8 @@ impl<'f> FlagHeads<'f> {
 impl PatternKind for CliFlag {
     const NAME: &'static str = "cli_flag";
     const REQUIRED: &'static [&'static str] = &["command", "flag"];
-    const OPTIONAL: &'static [&'static str] = &["short", "env"];
-    const MATCHES: &'static str =
-        "`command … --flag`, `--flag=value`, the short flag, and the environment variable";
+    const OPTIONAL: &'static [&'static str] = &["short", "env", "context"];
+    const MATCHES: &'static str = "`command … --flag`, `--flag=value`, the short flag; in a file naming the program or a `context`, the environment variable and the flag as a quoted argument (`[\"register\", \"--locked=false\"]`)";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let command = f.text("command")?;
@@ -88,11 +92,14 @@ impl PatternKind for CliFlag {
             None => None,
             Some(e) => Some(f.check.ident(&e, "environment variable", &[], VARIABLE_NAME)?),
         };
+        let context = f.list("context")?;
+        let context = f.check.strings(&context, "context")?;
         Some(CliFlag {
             command,
             flag,
             short,
             env,
+            context,
         })
     }
 
@@ -108,9 +115,11 @@ impl PatternKind for CliFlag {
         v
     }
 
-    /// The subcommand, which [`FileCtx::commands`] asks about first.
+    /// The subcommand, which [`FileCtx::commands`] asks about first, and the context.
     fn searched(&self) -> Vec<String> {
-        vec![program_and_subcommand(&self.command).1.to_string()]
+        let mut v = vec![program_and_subcommand(&self.command).1.to_string()];
+        v.extend(self.context.iter().cloned());
+        v
     }
 
     fn literals(&self) -> Vec<String> {
@@ -172,12 +181,29 @@ impl PatternKind for CliFlag {
                 }
             }
         }
-        // The environment variable the program reads for the flag: only in files that run it.
-        if let Some(env) = &self.env
-            && ctx.contains(program)
-        {
+        // What needs evidence that the file runs the program: its name or a context.
+        if !(ctx.contains(program) || self.context.iter().any(|c| ctx.contains(c))) {
+            return out;
+        }
+        // The environment variable the program reads for the flag.
+        if let Some(env) = &self.env {
             out.extend(word_hits(env, ctx, WordBytes::Ident));
+        }
+        // The flag as a quoted argument of a list that holds the subcommand
+        // (`["register", "--locked=false"]`, `exec.Command("gitlab-runner", "register", …)`).
+        if written && (sub.is_empty() || ctx.contains(sub)) {
+            out.extend(quoted_arguments(flag, ctx));
         }
         out
     }
+}
+
+/// `flag` opening a quoted string (`"--locked"`, `'--locked=false'`), outside comments.
+fn quoted_arguments(flag: &str, ctx: &FileCtx) -> Vec<Hit> {
+    let text = ctx.src.text.as_bytes();
+    ctx.word_offsets(flag, WordBytes::Other(|c| is_ident_byte(c) || c == b'-'))
+        .filter(|&at| at > 0 && matches!(text[at - 1], b'"' | b'\'' | b'`'))
+        .filter(|&at| !ctx.src.in_comment(at))
+        .map(|at| Hit::new(at, at + flag.len(), flag))
+        .collect()
 }

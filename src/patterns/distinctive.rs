@@ -40,7 +40,14 @@ impl Distinctive {
         } else {
             WordBytes::Other(|c| is_ident_byte(c) || c == b'-')
         };
-        word_hits(&self.0, ctx, bytes)
+        let mut hits = word_hits(&self.0, ctx, bytes);
+        // An upper-case name called (`REGISTER_LOCKED(a, n)`) is a macro or a function, not
+        // the environment variable.
+        if self.0.bytes().all(|c| !c.is_ascii_lowercase()) {
+            let text = ctx.src.text.as_bytes();
+            hits.retain(|h| text.get(h.end) != Some(&b'('));
+        }
+        hits
     }
 }
 

@@ -386,6 +386,7 @@ fn command_class(lower: &str, ext: &str) -> Option<Class> {
     ) || lower.starts_with("dockerfile.")
         || lower.ends_with(".dockerfile")
         || lower.starts_with(".env.")
+        || lower.contains(".env.")
     {
         return class(FileKind::Shell, Hash);
     }
@@ -512,6 +513,7 @@ mod tests {
         assert_eq!(kind("deploy/runner.jsonnet"), Some(FileKind::Code));
         assert_eq!(kind("lib/runner.libsonnet"), Some(FileKind::Code));
         assert_eq!(kind("cloud/user-data"), Some(FileKind::Shell));
+        assert_eq!(kind("runner.env.example"), Some(FileKind::Shell));
         // Text of no other kind: read for the distinctive names alone.
         for other in [
             "docker-compose.yml.example",
