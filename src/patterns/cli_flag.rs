@@ -191,18 +191,23 @@ impl PatternKind for CliFlag {
         }
         // The flag as a quoted argument of a list that holds the subcommand
         // (`["register", "--locked=false"]`, `exec.Command("gitlab-runner", "register", …)`).
-        if written && (sub.is_empty() || ctx.contains(sub)) {
+        if written && ctx.src.class.kind == FileKind::Code && (sub.is_empty() || ctx.contains(sub)) {
             out.extend(quoted_arguments(flag, ctx));
         }
         out
     }
 }
 
-/// `flag` opening a quoted string (`"--locked"`, `'--locked=false'`), outside comments.
+/// `flag` as a whole quoted string, or with its value (`"--locked"`, `'--locked=false'`),
+/// outside comments; not a sentence that starts with it (`"--locked is gone"`).
 fn quoted_arguments(flag: &str, ctx: &FileCtx) -> Vec<Hit> {
     let text = ctx.src.text.as_bytes();
     ctx.word_offsets(flag, WordBytes::Other(|c| is_ident_byte(c) || c == b'-'))
-        .filter(|&at| at > 0 && matches!(text[at - 1], b'"' | b'\'' | b'`'))
+        .filter(|&at| {
+            let quote = if at > 0 { text[at - 1] } else { 0 };
+            matches!(quote, b'"' | b'\'' | b'`')
+                && text.get(at + flag.len()).is_some_and(|&c| c == quote || c == b'=')
+        })
         .filter(|&at| !ctx.src.in_comment(at))
         .map(|at| Hit::new(at, at + flag.len(), flag))
         .collect()

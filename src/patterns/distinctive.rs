@@ -109,8 +109,13 @@ mod tests {
 
     #[test]
     fn forms() {
-        let lits = ["gitlab-runner register --locked".to_string(), "--locked".into(),
-            "REGISTER_LOCKED".into(), "CI_JOB_JWT_V2".into(), "tags".into()];
+        let lits = [
+            "gitlab-runner register --locked".to_string(),
+            "--locked".into(),
+            "REGISTER_LOCKED".into(),
+            "CI_JOB_JWT_V2".into(),
+            "tags".into(),
+        ];
         assert!(well_formed("REGISTER_LOCKED", &lits));
         assert!(well_formed("--locked", &lits));
         assert!(well_formed("CI_JOB_JWT_V2", &lits));

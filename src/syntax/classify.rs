@@ -227,9 +227,9 @@ fn classify_name(lower: &str, dirs: Dirs) -> Option<Class> {
 const NOT_READ: [&str; 52] = [
     "md", "markdown", "mdx", "rst", "adoc", "asciidoc", "txt", "html", "htm", "css", "scss",
     "less", "svg", "png", "jpg", "jpeg", "gif", "ico", "webp", "bmp", "pdf", "woff", "woff2",
-    "ttf", "otf", "eot", "zip", "gz", "tgz", "bz2", "xz", "zst", "tar", "jar", "war", "so",
-    "dll", "exe", "bin", "o", "a", "pyc", "class", "map", "lock", "sum", "csv", "tsv", "log",
-    "snap", "patch", "diff",
+    "ttf", "otf", "eot", "zip", "gz", "tgz", "bz2", "xz", "zst", "tar", "jar", "war", "so", "dll",
+    "exe", "bin", "o", "a", "pyc", "class", "map", "lock", "sum", "csv", "tsv", "log", "snap",
+    "patch", "diff",
 ];
 
 /// A text file of no other kind ([`FileKind::Other`]), unless its name says it holds nothing
@@ -240,7 +240,10 @@ fn other_class(lower: &str, ext: &str) -> Option<Class> {
         || stem.ends_with(".min.")
         || stem.ends_with("-lock.")
         || stem.ends_with(".lock.")
-        || matches!(lower, "license" | "copying" | "notice" | "authors" | "changelog")
+        || matches!(
+            lower,
+            "license" | "copying" | "notice" | "authors" | "changelog"
+        )
     {
         return None;
     }
