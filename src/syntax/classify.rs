@@ -215,6 +215,9 @@ fn template_of(lower: &str) -> Option<&str> {
 
 fn classify_name(lower: &str, dirs: Dirs) -> Option<Class> {
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    if is_report(lower, ext) {
+        return None;
+    }
     config_class(lower, dirs, ext)
         .or_else(|| command_class(lower, ext))
         .or_else(|| code_class(lower, ext))
@@ -231,6 +234,15 @@ const NOT_READ: [&str; 52] = [
     "exe", "bin", "o", "a", "pyc", "class", "map", "lock", "sum", "csv", "tsv", "log", "snap",
     "patch", "diff",
 ];
+
+/// A report of a tool (uplint's own among them): GitLab's report artifacts
+/// (`gl-code-quality-report.json`, `gl-sast-report.json`), SARIF, JUnit XML. They quote the
+/// items they report and are written by scans, not by people.
+fn is_report(lower: &str, ext: &str) -> bool {
+    (lower.starts_with("gl-") && lower.ends_with("-report.json"))
+        || ext == "sarif"
+        || (ext == "xml" && lower.contains("junit"))
+}
 
 /// A text file of no other kind ([`FileKind::Other`]), unless its name says it holds nothing
 /// to look for ([`NOT_READ`], `*.min.js`-style minified files, `*-lock.*` lock files).
@@ -536,6 +548,9 @@ mod tests {
             "yarn.lock",
             "go.sum",
             "dist/app.min.mjs.gz",
+            "gl-code-quality-report.json",
+            "out/uplint.sarif",
+            "junit.xml",
         ] {
             assert_eq!(kind(skipped), None, "{skipped}");
         }
