@@ -8,7 +8,7 @@ use super::cli_command::{program, program_and_subcommand, runs_commands};
 use super::variable::VARIABLE_NAME;
 use super::{Hit, PatternKind, word_hits};
 use crate::syntax::cmdline::dash_head;
-use crate::syntax::{FileCtx, FileKind, WordBytes};
+use crate::syntax::{FileCtx, FileKind, WordBytes, is_ident_byte};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CliFlag {
@@ -18,6 +18,11 @@ pub struct CliFlag {
     pub short: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub env: Option<String>,
+    /// Literals that, like the program's name, show that a file runs the program: where one
+    /// occurs, the environment variable counts, and so does the flag written as a quoted
+    /// argument of another language's argument list.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub context: Vec<String>,
 }
 
 /// A long flag and its short form, compared a few bytes at a time: a command's line is checked
@@ -61,9 +66,8 @@ impl<'f> FlagHeads<'f> {
 impl PatternKind for CliFlag {
     const NAME: &'static str = "cli_flag";
     const REQUIRED: &'static [&'static str] = &["command", "flag"];
-    const OPTIONAL: &'static [&'static str] = &["short", "env"];
-    const MATCHES: &'static str =
-        "`command … --flag`, `--flag=value`, the short flag, and the environment variable";
+    const OPTIONAL: &'static [&'static str] = &["short", "env", "context"];
+    const MATCHES: &'static str = "`command … --flag`, `--flag=value`, the short flag; in a file naming the program or a `context`, the environment variable and the flag as a quoted argument (`[\"register\", \"--locked=false\"]`)";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let command = f.text("command")?;
@@ -88,11 +92,14 @@ impl PatternKind for CliFlag {
             None => None,
             Some(e) => Some(f.check.ident(&e, "environment variable", &[], VARIABLE_NAME)?),
         };
+        let context = f.list("context")?;
+        let context = f.check.strings(&context, "context")?;
         Some(CliFlag {
             command,
             flag,
             short,
             env,
+            context,
         })
     }
 
@@ -108,9 +115,11 @@ impl PatternKind for CliFlag {
         v
     }
 
-    /// The subcommand, which [`FileCtx::commands`] asks about first.
+    /// The subcommand, which [`FileCtx::commands`] asks about first, and the context.
     fn searched(&self) -> Vec<String> {
-        vec![program_and_subcommand(&self.command).1.to_string()]
+        let mut v = vec![program_and_subcommand(&self.command).1.to_string()];
+        v.extend(self.context.iter().cloned());
+        v
     }
 
     fn literals(&self) -> Vec<String> {
@@ -172,12 +181,19 @@ impl PatternKind for CliFlag {
                 }
             }
         }
-        // The environment variable the program reads for the flag: only in files that run it.
-        // On a line where the flag is written, it is the flag's value
-        // (`--registration-token "$REGISTRATION_TOKEN"`): one use, found once, as the flag.
-        if let Some(env) = &self.env
-            && ctx.contains(program)
-        {
+        // What needs evidence that the file runs the program: its name or a context.
+        if !(ctx.contains(program) || self.context.iter().any(|c| ctx.contains(c))) {
+            return out;
+        }
+        // The flag as a quoted argument of a list that holds the subcommand
+        // (`["register", "--locked=false"]`, `exec.Command("gitlab-runner", "register", …)`).
+        if written && ctx.src.class.kind == FileKind::Code && (sub.is_empty() || ctx.contains(sub)) {
+            out.extend(quoted_arguments(flag, ctx));
+        }
+        // The environment variable the program reads for the flag. On a line where the flag is
+        // written, it is the flag's value (`--registration-token "$REGISTRATION_TOKEN"`): one
+        // use, found once, as the flag.
+        if let Some(env) = &self.env {
             let line_of = |at: usize| memchr::memrchr(b'\n', &text[..at]).map_or(0, |i| i + 1);
             let flag_lines: Vec<usize> = out.iter().map(|h| line_of(h.start)).collect();
             out.extend(
@@ -188,4 +204,19 @@ impl PatternKind for CliFlag {
         }
         out
     }
+}
+
+/// `flag` as a whole quoted string, or with its value (`"--locked"`, `'--locked=false'`),
+/// outside comments; not a sentence that starts with it (`"--locked is gone"`).
+fn quoted_arguments(flag: &str, ctx: &FileCtx) -> Vec<Hit> {
+    let text = ctx.src.text.as_bytes();
+    ctx.word_offsets(flag, WordBytes::Other(|c| is_ident_byte(c) || c == b'-'))
+        .filter(|&at| {
+            let quote = if at > 0 { text[at - 1] } else { 0 };
+            matches!(quote, b'"' | b'\'' | b'`')
+                && text.get(at + flag.len()).is_some_and(|&c| c == quote || c == b'=')
+        })
+        .filter(|&at| !ctx.src.in_comment(at))
+        .map(|at| Hit::new(at, at + flag.len(), flag))
+        .collect()
 }

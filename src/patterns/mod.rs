@@ -12,6 +12,7 @@
 //! findings, versions or output formats.
 
 pub mod check;
+pub mod distinctive;
 pub mod raw;
 pub mod seen_in;
 
@@ -19,6 +20,7 @@ use serde::Serialize;
 
 use crate::syntax::{FileCtx, FileKind, WordBytes};
 use check::{Check, Fields};
+use distinctive::Distinctive;
 use raw::RawPattern;
 use seen_in::SeenIn;
 
@@ -30,6 +32,9 @@ pub struct SourcedPattern {
     pub pattern: Pattern,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub seen_in: Vec<SeenIn>,
+    /// The written forms found in any text file (see [`distinctive`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub distinctive: Vec<Distinctive>,
 }
 
 impl std::ops::Deref for SourcedPattern {
@@ -46,7 +51,12 @@ impl SourcedPattern {
         let before = check.problems.len();
         let seen_in = seen_in::parse(raw, check);
         let pattern = Pattern::parse(raw, check)?;
-        (check.problems.len() == before).then_some(SourcedPattern { pattern, seen_in })
+        let distinctive = distinctive::parse(raw, &pattern.literals(), check);
+        (check.problems.len() == before).then_some(SourcedPattern {
+            pattern,
+            seen_in,
+            distinctive,
+        })
     }
 }
 
@@ -240,6 +250,7 @@ impl KindSchema {
         let mut all: Vec<&str> = self.required.to_vec();
         all.extend(self.optional);
         all.push(seen_in::FIELD);
+        all.push(distinctive::FIELD);
         all.join(", ")
     }
 }
@@ -264,6 +275,7 @@ impl Pattern {
             if !schema.required.contains(field)
                 && !schema.optional.contains(field)
                 && *field != seen_in::FIELD
+                && *field != distinctive::FIELD
             {
                 check.err_loc(
                     *at,

@@ -128,6 +128,8 @@ enum Detector {
     Pattern(usize),
     /// The calls of an entry's endpoints that break their contract.
     EndpointContract,
+    /// The distinctive forms of the entry's pattern of this index, in every file.
+    Distinctive(usize),
 }
 
 /// One detector of one entry (an index of the catalog's entries), and the kinds of file it
@@ -152,7 +154,19 @@ impl Target {
                 .map(|h| (h, None))
                 .collect(),
             Detector::EndpointContract => endpoint_contract::detect(&entry.endpoints, ctx),
+            Detector::Distinctive(p) => entry.patterns[p]
+                .distinctive
+                .iter()
+                .flat_map(|d| d.detect(ctx))
+                .map(|h| (h, None))
+                .collect(),
         }
+    }
+
+    /// Are the target's hits a fallback, dropped where a precise detector of the same entry
+    /// found the same text?
+    fn fallback(&self) -> bool {
+        matches!(self.detector, Detector::Distinctive(_))
     }
 }
 
@@ -235,6 +249,19 @@ impl Scanner {
                     detector: Detector::Pattern(j),
                     kinds,
                 });
+                // Its distinctive forms: in every file, whatever its kind.
+                if !p.distinctive.is_empty() {
+                    needs.push(prefilter::Needs {
+                        anchors: p.distinctive.iter().map(|d| d.text().to_string()).collect(),
+                        kinds: KindSet::all(),
+                        ..Default::default()
+                    });
+                    targets.push(Target {
+                        entry: i,
+                        detector: Detector::Distinctive(j),
+                        kinds: KindSet::all(),
+                    });
+                }
             }
             if e.change == crate::catalog::Change::Introduced && !e.endpoints.is_empty() {
                 let mut searched: Vec<String> = e
@@ -383,8 +410,9 @@ impl Scanner {
             if !target.applies(ctx.src.class.kind) {
                 continue;
             }
+            let fallback = target.fallback();
             for (hit, verdict) in target.detect(&self.entries[target.entry], ctx) {
-                sink.accept(target.entry, hit, verdict);
+                sink.accept(target.entry, hit, verdict, fallback);
             }
         }
     }

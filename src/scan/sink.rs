@@ -44,6 +44,9 @@ struct Raw {
     entry: usize,
     hit: Hit,
     verdict: Option<Verdict>,
+    /// Found by a distinctive form alone: dropped where another detector of the entry found
+    /// the same text.
+    fallback: bool,
 }
 
 /// Collects the hits of one file and turns them into its findings.
@@ -90,9 +93,9 @@ impl<'s> Sink<'s> {
         }
     }
 
-    /// A hit of entry `entry`. An introduced item is a finding only when the oldest supported
-    /// server lacks it.
-    pub fn accept(&mut self, entry: usize, hit: Hit, verdict: Option<Verdict>) {
+    /// A hit of entry `entry` (`fallback`: found by a distinctive form alone). An introduced
+    /// item is a finding only when the oldest supported server lacks it.
+    pub fn accept(&mut self, entry: usize, hit: Hit, verdict: Option<Verdict>, fallback: bool) {
         let e = &self.scanner.entries[entry];
         let verdict = match verdict {
             Some(v) => Some(v),
@@ -120,11 +123,33 @@ impl<'s> Sink<'s> {
             entry,
             hit,
             verdict,
+            fallback,
+        });
+    }
+
+    /// Drop the fallback hits whose text another detector of the same entry found (its hit
+    /// overlaps): one finding for one use.
+    fn drop_covered_fallbacks(&mut self) {
+        if !self.raw.iter().any(|r| r.fallback) {
+            return;
+        }
+        let precise: Vec<(usize, usize, usize)> = self
+            .raw
+            .iter()
+            .filter(|r| !r.fallback)
+            .map(|r| (r.entry, r.hit.start, r.hit.end))
+            .collect();
+        self.raw.retain(|r| {
+            !r.fallback
+                || !precise
+                    .iter()
+                    .any(|&(e, s, end)| e == r.entry && s < r.hit.end && r.hit.start < end)
         });
     }
 
     /// The findings of the file. `marker`: the file may hold suppressions.
     pub fn finish(mut self, src: &Source, marker: bool, result: &mut FileResult) {
+        self.drop_covered_fallbacks();
         // One finding per entry, place and verdict.
         self.raw.sort_by(|a, b| {
             fn key(r: &Raw) -> (usize, usize, usize, Option<&str>) {

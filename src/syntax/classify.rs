@@ -28,6 +28,9 @@ pub enum FileKind {
     Code,
     /// GraphQL documents.
     Graphql,
+    /// A text file of no other kind (an unknown extension, a name without one): only the
+    /// distinctive names of the data are looked for in it.
+    Other,
 }
 
 /// A set of file kinds.
@@ -57,7 +60,7 @@ impl KindSet {
 }
 
 impl FileKind {
-    pub const ALL: [FileKind; 11] = [
+    pub const ALL: [FileKind; 12] = [
         FileKind::Ci,
         FileKind::Helm,
         FileKind::Yaml,
@@ -69,6 +72,7 @@ impl FileKind {
         FileKind::Monitoring,
         FileKind::Code,
         FileKind::Graphql,
+        FileKind::Other,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -84,6 +88,7 @@ impl FileKind {
             FileKind::Monitoring => "monitoring",
             FileKind::Code => "code",
             FileKind::Graphql => "graphql",
+            FileKind::Other => "other",
         }
     }
 
@@ -210,9 +215,51 @@ fn template_of(lower: &str) -> Option<&str> {
 
 fn classify_name(lower: &str, dirs: Dirs) -> Option<Class> {
     let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    if is_report(lower, ext) {
+        return None;
+    }
     config_class(lower, dirs, ext)
         .or_else(|| command_class(lower, ext))
         .or_else(|| code_class(lower, ext))
+        .or_else(|| other_class(lower, ext))
+}
+
+/// The extensions of files that hold nothing uplint looks for: prose (documentation describes
+/// an item, it does not use it), pictures, fonts, archives, compiled or minified output, lock
+/// files and checksums, data dumps and logs. (Binary files are also told by their bytes.)
+const NOT_READ: [&str; 52] = [
+    "md", "markdown", "mdx", "rst", "adoc", "asciidoc", "txt", "html", "htm", "css", "scss",
+    "less", "svg", "png", "jpg", "jpeg", "gif", "ico", "webp", "bmp", "pdf", "woff", "woff2",
+    "ttf", "otf", "eot", "zip", "gz", "tgz", "bz2", "xz", "zst", "tar", "jar", "war", "so", "dll",
+    "exe", "bin", "o", "a", "pyc", "class", "map", "lock", "sum", "csv", "tsv", "log", "snap",
+    "patch", "diff",
+];
+
+/// A report of a tool (uplint's own among them): GitLab's report artifacts
+/// (`gl-code-quality-report.json`, `gl-sast-report.json`), SARIF, JUnit XML. They quote the
+/// items they report and are written by scans, not by people.
+fn is_report(lower: &str, ext: &str) -> bool {
+    (lower.starts_with("gl-") && lower.ends_with("-report.json"))
+        || ext == "sarif"
+        || (ext == "xml" && lower.contains("junit"))
+}
+
+/// A text file of no other kind ([`FileKind::Other`]), unless its name says it holds nothing
+/// to look for ([`NOT_READ`], `*.min.js`-style minified files, `*-lock.*` lock files).
+fn other_class(lower: &str, ext: &str) -> Option<Class> {
+    let stem = lower.strip_suffix(ext).unwrap_or(lower);
+    if NOT_READ.contains(&ext)
+        || stem.ends_with(".min.")
+        || stem.ends_with("-lock.")
+        || stem.ends_with(".lock.")
+        || matches!(
+            lower,
+            "license" | "copying" | "notice" | "authors" | "changelog"
+        )
+    {
+        return None;
+    }
+    class(FileKind::Other, CommentStyle::None)
 }
 
 /// The kinds a file of kind `kind` can be after [`sniff`] read its text.
@@ -354,6 +401,7 @@ fn command_class(lower: &str, ext: &str) -> Option<Class> {
     ) || lower.starts_with("dockerfile.")
         || lower.ends_with(".dockerfile")
         || lower.starts_with(".env.")
+        || lower.contains(".env.")
     {
         return class(FileKind::Shell, Hash);
     }
@@ -365,6 +413,14 @@ fn command_class(lower: &str, ext: &str) -> Option<Class> {
     }
     if matches!(ext, "tf" | "hcl" | "tfvars") {
         return class(FileKind::Shell, HashAndSlash);
+    }
+    // cloud-init user data without an extension (`user-data`, `cloud-config`): a shell script
+    // or `#cloud-config` YAML, both command lines.
+    if matches!(
+        lower,
+        "user-data" | "user_data" | "userdata" | "cloud-config" | "cloud-init"
+    ) {
+        return class(FileKind::Shell, Hash);
     }
     if matches!(ext, "nix" | "pp" | "j2" | "erb") {
         return class(FileKind::Shell, Hash);
@@ -385,6 +441,8 @@ fn code_class(lower: &str, ext: &str) -> Option<Class> {
             class(FileKind::Code, Hash)
         }
         "php" => class(FileKind::Code, HashAndSlash),
+        // Jsonnet: `//`, `/* */` and `#` comments.
+        "jsonnet" | "libsonnet" => class(FileKind::Code, HashAndSlash),
         "go" | "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx" | "java" | "kt"
         | "kts" | "groovy" | "gradle" | "scala" | "cs" | "fs" | "swift" | "rs" | "c" | "h"
         | "cc" | "cpp" | "hpp" | "dart" | "vue" | "svelte" => class(FileKind::Code, Slash),
@@ -467,6 +525,35 @@ mod tests {
         assert_eq!(kind("app/client.py"), Some(FileKind::Code));
         assert_eq!(kind("queries/runner.graphql"), Some(FileKind::Graphql));
         assert_eq!(kind("README.md"), None);
+        assert_eq!(kind("deploy/runner.jsonnet"), Some(FileKind::Code));
+        assert_eq!(kind("lib/runner.libsonnet"), Some(FileKind::Code));
+        assert_eq!(kind("cloud/user-data"), Some(FileKind::Shell));
+        assert_eq!(kind("runner.env.example"), Some(FileKind::Shell));
+        // Text of no other kind: read for the distinctive names alone.
+        for other in [
+            "docker-compose.yml.example",
+            "runner/register.properties",
+            "bin/register-runner",
+            "pom.xml",
+        ] {
+            assert_eq!(kind(other), Some(FileKind::Other), "{other}");
+        }
+        // Files that hold nothing to look for are not read.
+        for skipped in [
+            "docs/upgrade.txt",
+            "CHANGELOG",
+            "web/app.min.js.map",
+            "vendor/app.min.css",
+            "assets/logo.svg",
+            "yarn.lock",
+            "go.sum",
+            "dist/app.min.mjs.gz",
+            "gl-code-quality-report.json",
+            "out/uplint.sarif",
+            "junit.xml",
+        ] {
+            assert_eq!(kind(skipped), None, "{skipped}");
+        }
     }
 
     #[test]

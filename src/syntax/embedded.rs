@@ -95,6 +95,16 @@ fn forms(path: &str, class: Class) -> Forms {
             && path.as_bytes()[path.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
     };
     let code = class.kind == FileKind::Code;
+    if class.kind == FileKind::Other {
+        // Text of no known kind is looked at for distinctive names alone.
+        return Forms {
+            yaml: false,
+            heredocs: false,
+            nix_strings: false,
+            ruby_percent_strings: false,
+            hcl: false,
+        };
+    }
     Forms {
         yaml: is_yaml_kind(class.kind),
         heredocs: !code || ends(".rb") || ends(".rake"),
@@ -108,6 +118,9 @@ fn forms(path: &str, class: Class) -> Forms {
 /// a form the file cannot hold is not looked for (a marker under four bytes costs a search of the whole
 /// file).
 pub fn markers_in_use(path: &str, class: Class) -> [bool; MARKERS.len()] {
+    if class.kind == FileKind::Other {
+        return [false; MARKERS.len()];
+    }
     let forms = forms(path, class);
     MARKERS.map(|m| match m {
         "<<" => forms.heredocs,

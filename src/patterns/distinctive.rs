@@ -1,0 +1,131 @@
+//! Distinctive written forms: `distinctive` on any pattern lists the forms of it (some of its
+//! literals) that no other system writes (`CI_JOB_JWT_V2`, `runnerRegistrationToken`,
+//! `--registration-token`, `REGISTER_RUN_UNTAGGED`). Such a form is found standing alone,
+//! outside comments, in every text file uplint reads, in any language and of any kind, with no
+//! other evidence; the pattern's own detection still finds its other forms where it applies.
+//! A name other systems also use (`active`, `status`, `locked`, `tags`) is not listed: it
+//! counts only with the evidence its pattern asks for.
+
+use serde::Serialize;
+
+use super::check::Check;
+use super::raw::{RawPattern, RawValue};
+use super::{Hit, word_hits};
+use crate::syntax::{FileCtx, WordBytes, is_ident_byte};
+
+/// The field's name, common to every pattern kind.
+pub const FIELD: &str = "distinctive";
+
+/// What a distinctive form may be.
+const FORM: &str = "a word of one of the pattern's literals (`uplint query --literals`), of at least 6 letters, digits, `_` or `-`, e.g. `REGISTER_RUN_UNTAGGED` or `--registration-token`";
+
+/// The shortest distinctive form: shorter words are too likely to be another system's.
+const SHORTEST: usize = 6;
+
+/// A written form found anywhere.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Distinctive(String);
+
+impl Distinctive {
+    pub fn text(&self) -> &str {
+        &self.0
+    }
+
+    /// The form standing alone (no letter, digit, `_` or, for a form with a `-`, `-` next to
+    /// it) outside comments.
+    pub fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        let bytes = if self.0.bytes().all(is_ident_byte) {
+            WordBytes::Ident
+        } else {
+            WordBytes::Other(|c| is_ident_byte(c) || c == b'-')
+        };
+        let mut hits = word_hits(&self.0, ctx, bytes);
+        // An upper-case name called (`REGISTER_LOCKED(a, n)`) is a macro or a function, not
+        // the environment variable.
+        if self.0.bytes().all(|c| !c.is_ascii_lowercase()) {
+            let text = ctx.src.text.as_bytes();
+            hits.retain(|h| text.get(h.end) != Some(&b'('));
+        }
+        hits
+    }
+}
+
+fn well_formed(form: &str, literals: &[String]) -> bool {
+    form.len() >= SHORTEST
+        && form.bytes().all(|c| is_ident_byte(c) || c == b'-')
+        && form.bytes().any(|c| c.is_ascii_alphabetic())
+        && literals.iter().any(|l| {
+            l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                .any(|w| w == form)
+        })
+}
+
+/// Read the `distinctive` field of a raw pattern whose literals are `literals`, if present.
+pub fn parse(raw: &RawPattern, literals: &[String], check: &mut Check) -> Vec<Distinctive> {
+    let Some((_, value)) = raw.fields.iter().find(|(n, _)| n == FIELD) else {
+        return Vec::new();
+    };
+    let items: Vec<serde_saphyr::Spanned<String>> = match &value.value {
+        RawValue::Text(t) => vec![serde_saphyr::Spanned::new(
+            t.clone(),
+            value.referenced,
+            value.defined,
+        )],
+        RawValue::List(l) => l.clone(),
+        RawValue::Bool(_) => {
+            check.err_loc(
+                value.referenced,
+                format!("`{FIELD}` takes a written form or a list of them"),
+                &format!("write each form as {FORM}"),
+            );
+            return Vec::new();
+        }
+    };
+    let mut out = Vec::new();
+    for item in items {
+        if well_formed(&item.value, literals) {
+            out.push(Distinctive(item.value));
+        } else {
+            check.err_at(
+                &item,
+                format!(
+                    "`{FIELD}` form `{}` is not a distinctive literal of this pattern",
+                    item.value
+                ),
+                Some(format!(
+                    "write it as {FORM}; this pattern's literals: {}",
+                    literals.join(", ")
+                )),
+            );
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forms() {
+        let lits = [
+            "gitlab-runner register --locked".to_string(),
+            "--locked".into(),
+            "REGISTER_LOCKED".into(),
+            "CI_JOB_JWT_V2".into(),
+            "tags".into(),
+        ];
+        assert!(well_formed("REGISTER_LOCKED", &lits));
+        assert!(well_formed("--locked", &lits));
+        assert!(well_formed("CI_JOB_JWT_V2", &lits));
+        // Not a literal of the pattern, a phrase, too short.
+        assert!(!well_formed("REGISTER_PAUSED", &lits));
+        assert!(!well_formed("gitlab-runner register --locked", &lits));
+        assert!(!well_formed("tags", &lits));
+        // A word of a literal: a path's segment.
+        let path = ["/runners/reset_registration_token".to_string()];
+        assert!(well_formed("reset_registration_token", &path));
+        assert!(!well_formed("reset_registration", &path));
+    }
+}
