@@ -1,7 +1,7 @@
 #!/bin/sh
 # The release's build: the static Linux x86_64 executable, its SHA-256 checksum file and a
-# CycloneDX SBOM, into the directory $1 (default dist/):
-#   uplint-x86_64-linux  uplint-x86_64-linux.sha256  uplint.cdx.json
+# CycloneDX SBOM, into the directory $1 (default dist/), and the wheel that holds the same executable:
+#   uplint-x86_64-linux  uplint-x86_64-linux.sha256  uplint.cdx.json  uplint-VERSION-*.whl
 # Run by the `build` job of .gitlab-ci.yml on a tag; the tag must be the version in Cargo.toml.
 # The profile is `dist` where Cargo.toml has one (the release pipeline's full optimisation), else
 # `release`; UPLINT_PROFILE chooses another.
@@ -32,4 +32,5 @@ mv -f "$out/$asset.tmp" "$out/$asset"
 (cd "$out" && sha256sum "$asset" >"$asset.sha256")
 python3 scripts/sbom.py >"$out/uplint.cdx.json"
 python3 scripts/sbom.py --check "$out/uplint.cdx.json"
-echo "release-build: $out/$asset ($profile), $asset.sha256, uplint.cdx.json"
+python3 scripts/build-wheel.py "$out/$asset" "$out"
+echo "release-build: $out/$asset ($profile), $asset.sha256, uplint.cdx.json, the wheel"

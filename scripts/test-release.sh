@@ -38,4 +38,21 @@ if readelf -lW dist/uplint-x86_64-linux | grep -q 'program interpreter'; then
   exit 1
 fi
 python3 scripts/sbom.py --check dist/uplint.cdx.json
+wheel="dist/uplint-$version-py3-none-manylinux_2_17_x86_64.whl"
+[ -s "$wheel" ] || { echo "test-release: no $wheel" >&2; exit 1; }
+python3 - "$wheel" "$version" <<'PY'
+import base64, hashlib, sys, zipfile
+wheel, version = sys.argv[1:]
+zf = zipfile.ZipFile(wheel)
+record = zf.read(f"uplint-{version}.dist-info/RECORD").decode().splitlines()
+for line in record:
+    name, digest, size = line.rsplit(",", 2)
+    if not digest:
+        continue
+    data = zf.read(name)
+    want = "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    assert digest == want and int(size) == len(data), f"RECORD of {name}"
+assert f"uplint-{version}.data/scripts/uplint" in zf.namelist()
+print(f"  {wheel}: RECORD matches its {len(record) - 1} files")
+PY
 echo "test-release: build and verify passed in $((SECONDS - start)) s; dist/: $(ls dist | tr '\n' ' ')"
