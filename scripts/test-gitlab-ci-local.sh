@@ -199,6 +199,29 @@ run_pipeline "$single" "uplint " --file uplint-pipeline.yml uplint
 grep -q "uplint $version from the cache" "$single.log"
 echo "  uplint from the cache, nothing downloaded"
 
+echo "== inputs: a binary on the runner, a window, other formats, no test report, never failing"
+other="$work/single-inputs"
+cp -R "$single" "$other"
+rm -rf "$other/.gitlab-ci-local" "$other/.uplint"
+component uplint 'target: "17.0"' 'current: "16.5"' 'fail-on: never' 'formats: json markdown' \
+  'tests: false' 'binary: path' "path: \"$bin\"" 'args: --select ci' >"$other/uplint-pipeline.yml"
+git -C "$other" commit --quiet -am "other inputs"
+"$bin" scan "$other" --no-config --target 17.0 --current 16.5 --select ci --exclude ".uplint/**" \
+  --format json --output "$work/expected-inputs.json" --exit-zero
+run_pipeline "$other" "" --file uplint-pipeline.yml uplint
+python3 - "$other/.gitlab-ci-local/builds/uplint" "$work/expected-inputs.json" <<'PY'
+import json, os, sys
+build = sys.argv[1]
+report = json.load(open(f"{build}/uplint.json"))
+expected = json.load(open(sys.argv[2]))
+assert report["current"] == "16.5" and report["target"] == "17.0", (report["current"], report["target"])
+assert report["findings"] and report["findings"] == expected["findings"], "the findings of --select ci in (16.5, 17.0]"
+assert len(report["findings"]) < 18, "a narrower scan than the default one"
+assert os.path.exists(f"{build}/uplint.md"), "the markdown report"
+assert not os.path.exists(f"{build}/uplint-junit.xml"), "tests: false writes no JUnit report"
+print(f"  {len(report['findings'])} ci findings in (16.5, 17.0], the job passed with fail-on: never")
+PY
+
 echo "== a tampered release binary fails the job"
 printf 'tampered' >>"$release/uplint-x86_64-linux"
 rm -rf "$single/.gitlab-ci-local"

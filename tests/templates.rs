@@ -81,9 +81,18 @@ fn every_input_is_typed_described_defaulted_used_and_documented() {
                 "{name}: input {input} is not in templates/README.md"
             );
         }
-        for closed in ["binary"] {
+        // The inputs whose values form a closed set list them (`options:`).
+        assert!(
+            inputs.contains_key("binary"),
+            "{name}: where the binary comes from"
+        );
+        for closed in ["api", "fail-on", "binary"]
+            .iter()
+            .filter(|c| inputs.contains_key(**c))
+        {
+            let options = inputs[*closed].get("options").and_then(Value::as_array);
             assert!(
-                inputs[closed].get("options").is_some(),
+                options.is_some_and(|o| o.len() > 1),
                 "{name}: {closed} lists its options"
             );
         }
