@@ -126,7 +126,7 @@ def main():
     ap.add_argument("--scale", action="store_true")
     a = ap.parse_args()
     if not shutil.which("rg"):
-        sys.exit("ripgrep is needed: apt-get install ripgrep (or cargo install ripgrep)")
+        sys.exit("ripgrep is needed: apt-get install ripgrep (or cargo install --locked ripgrep)")
     build()
     literals = os.path.join(ROOT, "target", "bench", "literals.txt")
     os.makedirs(os.path.dirname(literals), exist_ok=True)
