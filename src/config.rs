@@ -32,7 +32,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use crate::catalog::error::DataError;
+use crate::catalog::error::{DataError, nearest};
 use crate::catalog::{Catalog, Surface};
 use crate::version::ServiceVersion;
 
@@ -227,10 +227,13 @@ impl Checker<'_> {
         let s = s.as_ref()?;
         let parsed = <FailOn as clap::ValueEnum>::from_str(&s.value, false).ok();
         if parsed.is_none() {
+            let guess = nearest(&s.value, ["error", "warning", "never"])
+                .map(|g| format!("did you mean `{g}`? "))
+                .unwrap_or_default();
             self.push(
                 s,
                 format!("unknown fail-on `{}`", s.value),
-                "expected error, warning or never",
+                &format!("{guess}fail-on takes error, warning or never"),
             );
         }
         parsed
@@ -345,6 +348,10 @@ impl Config {
     /// the directory it was found in; the data files any configuration names must lie inside
     /// its directory tree. A refused file is not read, and no error shows what it holds.
     pub fn load(path: &Path, origin: Origin) -> Result<Config, Vec<DataError>> {
+        Config::read(path, origin).map_err(as_config_errors)
+    }
+
+    fn read(path: &Path, origin: Origin) -> Result<Config, Vec<DataError>> {
         let name = path.display().to_string();
         let text: Arc<str> = confine::config_file(path, origin == Origin::Found)
             .map_err(|e| vec![DataError::file(&name, e.to_string())])?
@@ -396,6 +403,10 @@ impl Config {
 
     /// Check that every id or surface the file names exists in the catalog.
     pub fn check_ids(&self, catalog: &Catalog) -> Result<(), Vec<DataError>> {
+        self.unknown_ids(catalog).map_err(as_config_errors)
+    }
+
+    fn unknown_ids(&self, catalog: &Catalog) -> Result<(), Vec<DataError>> {
         let name = self.path.display().to_string();
         let mut errors = Vec::new();
         let lists = [&self.raw.select, &self.raw.ignore];
@@ -408,12 +419,20 @@ impl Config {
             .collect();
         for s in lists.into_iter().flatten().flatten().chain(per_path) {
             if !is_id_or_surface(catalog, &s.value) {
+                let known = catalog
+                    .entries()
+                    .iter()
+                    .map(|e| e.id.as_str())
+                    .chain(crate::catalog::Surface::ALL.iter().map(|x| x.as_str()));
+                let guess = nearest(&s.value, known)
+                    .map(|g| format!("did you mean `{g}`? "))
+                    .unwrap_or_default();
                 errors.push(err(
                     &name,
                     &self.text,
                     s,
                     format!("`{}` is neither an entry id nor a surface", s.value),
-                    "see `uplint query` for the ids, and the surfaces rest, graphql, ci, runner, helm, omnibus, registry, metrics, packages, security, instance, database, integrations",
+                    &format!("{guess}see `uplint query` for the ids, and the surfaces rest, graphql, ci, runner, helm, omnibus, registry, metrics, packages, security, instance, database, integrations"),
                 ));
             }
         }
@@ -598,6 +617,39 @@ mod confine {
             .read_to_string(&mut text)?;
         Ok(text)
     }
+}
+
+/// The problems of a configuration file, said as such: a misspelt setting gets the nearest
+/// one and the list of settings, instead of the data files' help.
+fn as_config_errors(errors: Vec<DataError>) -> Vec<DataError> {
+    errors
+        .into_iter()
+        .map(|mut e| {
+            if let Some((word, help)) = unknown_setting(&e.message) {
+                let message = format!("unknown setting `{word}`");
+                e.message = message.clone();
+                e = e.with_label(message).with_help(help);
+            }
+            e.in_config()
+        })
+        .collect()
+}
+
+/// `unknown field `currnet`, expected one of target, current, …` → the word, and a help with
+/// "did you mean `current`?" and the settings.
+fn unknown_setting(message: &str) -> Option<(String, String)> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (word, rest) = rest.split_once('`')?;
+    let list = rest.split_once("expected one of ").map(|(_, l)| l)?;
+    let settings: Vec<&str> = list.split(", ").map(str::trim).collect();
+    let guess = nearest(word, settings.iter().copied())
+        .map(|g| format!("did you mean `{g}`? "))
+        .unwrap_or_default();
+    let help = format!(
+        "{guess}the settings of .uplint.yml are {}",
+        settings.join(", ")
+    );
+    Some((word.to_string(), help))
 }
 
 #[cfg(test)]

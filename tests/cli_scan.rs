@@ -469,7 +469,7 @@ fn bad_configuration_is_an_error_with_position() {
         (
             "targte: \"17.0\"\n",
             ".uplint.yml:1:1",
-            "unknown field `targte`",
+            "unknown setting `targte`",
         ),
         (
             "ignore: [ci-job-jw]\n",
@@ -923,4 +923,43 @@ fn a_registration_block_gives_one_token_finding_per_line() {
         .collect();
     // Line 2 names the variable once as a use and once in the message; line 6 is the flag.
     assert_eq!(token, [(2, 6), (6, 3)], "{v:#}");
+}
+
+#[test]
+fn a_typo_in_the_configuration_is_a_configuration_error_with_the_nearest_setting() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), ".gitlab-ci.yml", "a:\n  script: echo hi\n");
+    for (text, at, what, guess) in [
+        (
+            "currnet: \"16.5\"\n",
+            ":1:1",
+            "unknown setting `currnet`",
+            "did you mean `current`?",
+        ),
+        (
+            "fail-on: warnings\n",
+            ":1:10",
+            "unknown fail-on `warnings`",
+            "did you mean `warning`?",
+        ),
+        (
+            "ignore: [ci-job-jwtt]\n",
+            ":1:10",
+            "`ci-job-jwtt` is neither",
+            "did you mean `ci-job-jwt`?",
+        ),
+    ] {
+        write(dir.path(), ".uplint.yml", text);
+        let o = uplint(dir.path(), &["scan", "."]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains("uplint::config"), "{err}");
+        assert!(err.contains(&format!(".uplint.yml{at}: {what}")), "{err}");
+        assert!(err.contains(guess), "{err}");
+        assert!(
+            err.contains("error: invalid configuration: 1 problem"),
+            "{err}"
+        );
+        assert!(!err.contains("data/README.md"), "{err}");
+    }
 }

@@ -19,6 +19,8 @@ pub struct DataError {
     pub column: usize,
     pub message: String,
     pub help: Option<String>,
+    /// A problem of a configuration file (`.uplint.yml`), not of a data file.
+    pub config: bool,
     label: String,
     span: SourceSpan,
     src: Arc<NamedSource<Arc<str>>>,
@@ -44,6 +46,7 @@ impl DataError {
             label: message.clone(),
             message,
             help: None,
+            config: false,
             span: SourceSpan::new(offset.into(), len),
             src: Arc::new(NamedSource::new(file, text.clone())),
         }
@@ -63,6 +66,49 @@ impl DataError {
         self.label = label.into();
         self
     }
+
+    /// The same problem, as one of a configuration file.
+    pub fn in_config(mut self) -> Self {
+        self.config = true;
+        self
+    }
+}
+
+/// The candidate nearest to `word` by edit distance, if it is near enough to be a typo
+/// (at most a third of its length, and at least one edit allowed).
+pub fn nearest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(word, c), c))
+        .filter(|&(d, _)| d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters, a transposition of two neighbours counting once.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut rows = vec![vec![0; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = d;
+        }
+    }
+    rows[a.len()][b.len()]
 }
 
 /// 1-based line and column (in characters) of a byte offset.
@@ -113,7 +159,11 @@ impl std::error::Error for DataError {}
 
 impl Diagnostic for DataError {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        Some(Box::new("uplint::data"))
+        Some(Box::new(if self.config {
+            "uplint::config"
+        } else {
+            "uplint::data"
+        }))
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
@@ -274,5 +324,20 @@ mod tests {
         assert_eq!(offset_of(t, 2, 3), 5);
         assert_eq!(offset_of(t, 3, 1), 8);
         assert_eq!(offset_of(t, 9, 1), t.len());
+    }
+}
+
+#[cfg(test)]
+mod nearest_tests {
+    use super::nearest;
+
+    #[test]
+    fn a_typo_finds_its_word_and_a_stranger_finds_none() {
+        let settings = ["target", "current", "min-version", "fail-on"];
+        assert_eq!(nearest("currnet", settings), Some("current"));
+        assert_eq!(nearest("taget", settings), Some("target"));
+        assert_eq!(nearest("failon", settings), Some("fail-on"));
+        assert_eq!(nearest("colour", settings), None);
+        assert_eq!(nearest("", settings), None);
     }
 }

@@ -205,9 +205,14 @@ fn report_failure(f: &Failure, color: ColorChoice) {
                 let _ = write!(err, "{s}");
             }
             let n = errors.0.len();
+            let what = if errors.0.iter().all(|e| e.config) {
+                "configuration"
+            } else {
+                "data"
+            };
             let _ = writeln!(
                 err,
-                "error: invalid data: {n} problem{}; nothing was loaded",
+                "error: invalid {what}: {n} problem{}; nothing was loaded",
                 if n == 1 { "" } else { "s" }
             );
         }
