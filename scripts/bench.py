@@ -31,8 +31,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-UPLINT = os.path.join(ROOT, "target", "release", "uplint")
-GEN = os.path.join(ROOT, "target", "release", "examples", "gen_corpus")
+UPLINT = os.path.join(ROOT, "target", "dist", "uplint")
+GEN = os.path.join(ROOT, "target", "dist", "examples", "gen_corpus")
 
 
 def sh(args, **kw):
@@ -40,8 +40,8 @@ def sh(args, **kw):
 
 
 def build():
-    sh(["cargo", "build", "--release", "--locked", "--quiet"], cwd=ROOT)
-    sh(["cargo", "build", "--release", "--locked", "--quiet", "--example", "gen_corpus"], cwd=ROOT)
+    sh(["cargo", "build", "--profile", "dist", "--locked", "--quiet"], cwd=ROOT)
+    sh(["cargo", "build", "--profile", "dist", "--locked", "--quiet", "--example", "gen_corpus"], cwd=ROOT)
 
 
 def corpus(files):
