@@ -68,7 +68,7 @@ impl Place {
     fn of(src: &Source, start: usize, end: usize) -> Place {
         let (line, column) = src.line_col(start);
         let (end_line, end_column) = src.line_col(end);
-        let (source_line, excerpt_column) = src.excerpt(line, column);
+        let (source_line, excerpt_column) = src.excerpt_at(start, line, column);
         Place {
             line,
             column,
