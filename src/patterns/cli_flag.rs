@@ -155,7 +155,7 @@ impl PatternKind for CliFlag {
             {
                 continue;
             }
-            for w in &cmd.args() {
+            cmd.for_each_arg(|w| {
                 // `--flag` or `--flag=value`.
                 let long = w.text.strip_prefix(flag).is_some_and(|rest| {
                     rest.is_empty() || rest.starts_with('=')
@@ -170,7 +170,7 @@ impl PatternKind for CliFlag {
                     let shown = if long { flag } else { short.unwrap_or(flag) };
                     out.push(Hit::new(w.start, w.start + shown.len(), shown));
                 }
-            }
+            });
         }
         // The environment variable the program reads for the flag: only in files that run it.
         if let Some(env) = &self.env
