@@ -80,7 +80,7 @@ def measure(binary, path):
         return elapsed, int(rss.read().split()[-1])
 
 
-def best(binary, path, runs=2):
+def best(binary, path, runs=3):
     results = [measure(binary, path) for _ in range(runs)]
     return min(r[0] for r in results), min(r[1] for r in results)
 

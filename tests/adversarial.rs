@@ -80,7 +80,10 @@ fn unclosed_substitutions_on_one_command_line() {
         1024,
     );
     // Unclosed templates: the same search for `}}` and `%}`.
-    let t = format!("gitlab-runner register --locked {}\n", "{{ ".repeat(200_000));
+    let t = format!(
+        "gitlab-runner register --locked {}\n",
+        "{{ ".repeat(200_000)
+    );
     scan_within("template.sh", &t, 20, 1024);
 }
 
@@ -93,7 +96,12 @@ fn a_variable_repeated_on_one_line() {
     scan_within(".gitlab-ci.yml", &format!("{CI}echo {line}\n"), 20, 2048);
     // Many findings on one line: a flag repeated (each finding's column and excerpt).
     let flags = "--locked ".repeat(60_000);
-    scan_within("flags.sh", &format!("gitlab-runner register {flags}\n"), 20, 2048);
+    scan_within(
+        "flags.sh",
+        &format!("gitlab-runner register {flags}\n"),
+        20,
+        2048,
+    );
 }
 
 /// The form (c): a huge command line. Before: its words were collected (40 bytes each

@@ -1080,7 +1080,10 @@ fn group_end(b: &[u8], i: usize, known: &mut Groups) -> Option<usize> {
         };
     }
     let line = &b[i..known.end];
-    for (k, (open, close)) in [(&b"{{"[..], &b"}}"[..]), (b"{%", b"%}")].into_iter().enumerate() {
+    for (k, (open, close)) in [(&b"{{"[..], &b"}}"[..]), (b"{%", b"%}")]
+        .into_iter()
+        .enumerate()
+    {
         if !line.starts_with(open) || i >= known.no_close[k] {
             continue;
         }

@@ -186,7 +186,8 @@ impl<'a> Source<'a> {
         }
         let b = self.text.as_bytes();
         let text_end = *c.text_end.get_or_insert_with(|| {
-            let end = memchr::memchr(b'\n', &b[c.line_start..]).map_or(b.len(), |i| c.line_start + i);
+            let end =
+                memchr::memchr(b'\n', &b[c.line_start..]).map_or(b.len(), |i| c.line_start + i);
             c.line_start + self.text[c.line_start..end].trim_end_matches('\r').len()
         });
         self.cursor.set(c);
@@ -200,7 +201,10 @@ impl<'a> Source<'a> {
             .take(column - first)
             .last()
             .map_or(c.pos, |(i, _)| c.line_start + i);
-        let excerpt: String = self.text[from..text_end].chars().take(2 * EXCERPT).collect();
+        let excerpt: String = self.text[from..text_end]
+            .chars()
+            .take(2 * EXCERPT)
+            .collect();
         (excerpt, first)
     }
 
