@@ -164,7 +164,7 @@ impl PatternKind for CliFlag {
             {
                 continue;
             }
-            for w in &cmd.args() {
+            cmd.for_each_arg(|w| {
                 // `--flag` or `--flag=value`.
                 let long = w.text.strip_prefix(flag).is_some_and(|rest| {
                     rest.is_empty() || rest.starts_with('=')
@@ -179,7 +179,7 @@ impl PatternKind for CliFlag {
                     let shown = if long { flag } else { short.unwrap_or(flag) };
                     out.push(Hit::new(w.start, w.start + shown.len(), shown));
                 }
-            }
+            });
         }
         // What needs evidence that the file runs the program: its name or a context.
         if !(ctx.contains(program) || self.context.iter().any(|c| ctx.contains(c))) {
@@ -194,13 +194,19 @@ impl PatternKind for CliFlag {
         // written, it is the flag's value (`--registration-token "$REGISTRATION_TOKEN"`): one
         // use, found once, as the flag.
         if let Some(env) = &self.env {
-            let line_of = |at: usize| memchr::memrchr(b'\n', &text[..at]).map_or(0, |i| i + 1);
-            let flag_lines: Vec<usize> = out.iter().map(|h| line_of(h.start)).collect();
-            out.extend(
-                word_hits(env, ctx, WordBytes::Ident)
-                    .into_iter()
-                    .filter(|h| !flag_lines.contains(&line_of(h.start))),
-            );
+            let mut env_hits = word_hits(env, ctx, WordBytes::Ident);
+            env_hits.sort_by_key(|h| h.start);
+            if !env_hits.is_empty() {
+                let flag_lines = line_numbers(text, out.iter().map(|h| h.start));
+                let env_lines = line_numbers(text, env_hits.iter().map(|h| h.start));
+                out.extend(
+                    env_hits
+                        .into_iter()
+                        .zip(env_lines)
+                        .filter(|(_, line)| flag_lines.binary_search(line).is_err())
+                        .map(|(h, _)| h),
+                );
+            }
         }
         out
     }
@@ -218,5 +224,24 @@ fn quoted_arguments(flag: &str, ctx: &FileCtx) -> Vec<Hit> {
         })
         .filter(|&at| !ctx.src.in_comment(at))
         .map(|at| Hit::new(at, at + flag.len(), flag))
+        .collect()
+}
+
+/// The 0-based line of each offset, in one pass over the text: the offsets are sorted first
+/// (the answer is in the order of the sorted offsets, ascending). A line with thousands of hits
+/// is not searched back to its start for each.
+fn line_numbers(text: &[u8], offsets: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut offsets: Vec<usize> = offsets.collect();
+    offsets.sort_unstable();
+    let mut breaks = memchr::memchr_iter(b'\n', text).peekable();
+    let mut line = 0;
+    offsets
+        .into_iter()
+        .map(|at| {
+            while breaks.next_if(|&b| b < at).is_some() {
+                line += 1;
+            }
+            line
+        })
         .collect()
 }

@@ -71,7 +71,7 @@ impl Place {
     fn of(src: &Source, start: usize, end: usize) -> Place {
         let (line, column) = src.line_col(start);
         let (end_line, end_column) = src.line_col(end);
-        let (source_line, excerpt_column) = src.excerpt(line, column);
+        let (source_line, excerpt_column) = src.excerpt_at(start, line, column);
         Place {
             line,
             column,
@@ -133,17 +133,34 @@ impl<'s> Sink<'s> {
         if !self.raw.iter().any(|r| r.fallback) {
             return;
         }
-        let precise: Vec<(usize, usize, usize)> = self
+        // The precise hits by entry and start, each with the furthest end of its entry's hits
+        // up to it: a fallback [s, e) is covered when a hit of its entry starts before e and
+        // reaches past s. One sort and a binary search per fallback (a line holding a variable
+        // 60,000 times makes as many hits of each kind).
+        let mut precise: Vec<(usize, usize, usize)> = self
             .raw
             .iter()
             .filter(|r| !r.fallback)
             .map(|r| (r.entry, r.hit.start, r.hit.end))
             .collect();
+        precise.sort_unstable();
+        let mut reach = Vec::with_capacity(precise.len());
+        for (i, &(entry, _, end)) in precise.iter().enumerate() {
+            let before = i
+                .checked_sub(1)
+                .filter(|&j| precise[j].0 == entry)
+                .map_or(0, |j| reach[j]);
+            reach.push(before.max(end));
+        }
         self.raw.retain(|r| {
-            !r.fallback
-                || !precise
-                    .iter()
-                    .any(|&(e, s, end)| e == r.entry && s < r.hit.end && r.hit.start < end)
+            if !r.fallback {
+                return true;
+            }
+            let first_after = precise.partition_point(|&(e, s, _)| (e, s) < (r.entry, r.hit.end));
+            let covered = first_after
+                .checked_sub(1)
+                .is_some_and(|j| precise[j].0 == r.entry && reach[j] > r.hit.start);
+            !covered
         });
     }
 

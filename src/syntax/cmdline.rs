@@ -80,13 +80,39 @@ impl<'t> Command<'t> {
                 ..
             } => {
                 let mut words = Vec::new();
-                command_words_into(text, at, end, yaml, &mut words, &mut String::new(), false);
+                let mut push = |w| words.push(w);
+                command_words_into(text, at, end, yaml, &mut push, &mut String::new(), false);
                 let from = skip.min(words.len());
                 Args {
                     to: words.len(),
                     words: Rc::new(words),
                     from,
                 }
+            }
+        }
+    }
+
+    /// Each word after the subcommand, in order, read one at a time: what [`Self::args`] holds,
+    /// without holding it (a command line of millions of words takes no memory per word).
+    pub fn for_each_arg(&self, mut f: impl FnMut(&Word<'t>)) {
+        match &self.args {
+            ArgsAt::Read(args) => args.iter().for_each(f),
+            &ArgsAt::Line {
+                text,
+                yaml,
+                at,
+                end,
+                skip,
+                ..
+            } => {
+                let mut n = 0;
+                let mut each = |w: Word<'t>| {
+                    if n >= skip {
+                        f(&w);
+                    }
+                    n += 1;
+                };
+                command_words_into(text, at, end, yaml, &mut each, &mut String::new(), false);
             }
         }
     }
@@ -279,8 +305,15 @@ impl<'t> Occurrences<'t> {
                         plain: Some((dash_heads(&b[end..to]), to)),
                     };
                 }
-                let extent =
-                    command_words_into(text, at, end, yaml, &mut words, &mut unquoted, true);
+                let extent = command_words_into(
+                    text,
+                    at,
+                    end,
+                    yaml,
+                    &mut |w| words.push(w),
+                    &mut unquoted,
+                    true,
+                );
                 Place {
                     at,
                     end,
@@ -316,7 +349,8 @@ pub fn find_in<'t>(
             Some((heads, _)) if flags.is_some_and(|f| heads & f == 0) => continue,
             Some(_) => {
                 read.clear();
-                command_words_into(text, at, end, yaml, &mut read, &mut String::new(), true);
+                let mut push = |w| read.push(w);
+                command_words_into(text, at, end, yaml, &mut push, &mut String::new(), true);
                 &read
             }
             None => &occurrences.words[place.words.clone()],
@@ -435,13 +469,13 @@ fn command_words_into<'t>(
     at: usize,
     end: usize,
     yaml: bool,
-    out: &mut Vec<Word<'t>>,
+    out: &mut impl FnMut(Word<'t>),
     unquoted: &mut String,
     to_subcommand: bool,
 ) -> Extent {
     let (enclosing, extent) = shape(text.as_bytes(), at, end, yaml);
     match extent {
-        Extent::List(close) => out.extend(flow_items(text, end + 1, close)),
+        Extent::List(close) => flow_items(text, end + 1, close).into_iter().for_each(out),
         Extent::Folded(indent) => words_into(
             text,
             end,
@@ -1011,25 +1045,62 @@ fn folded_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
     None
 }
 
+/// What [`group_end`] learnt of the line it was last asked about, so that a line of many
+/// unclosed groups (`$( $( $( …`, `{{ {{ …`) is read once, not once per group.
+#[derive(Default)]
+struct Groups {
+    /// A part of a line, `from..end`, with `end` its line break (or the text's end).
+    from: usize,
+    end: usize,
+    /// No `}}` (`[0]`) or `%}` (`[1]`) at or after these offsets of the line (`usize::MAX`:
+    /// not known).
+    no_close: [usize; 2],
+    /// After a `$(` at `subst_from` that does not close on the line: the `$(` after it that
+    /// close, and where (sorted); the others do not.
+    subst_from: Option<usize>,
+    closes: Vec<(usize, usize)>,
+}
+
 /// The end of a template expression (`{{ … }}`, `{% … %}`) or command substitution (`$(…)`)
-/// that starts at `i`, if it closes on its line.
-fn group_end(b: &[u8], i: usize) -> Option<usize> {
+/// that starts at `i`, if it closes on its line. A search that finds no close is remembered
+/// in `known` for the rest of the line (each later group of the line is answered from it), and
+/// one that finds it is paid for by the text it skips.
+fn group_end(b: &[u8], i: usize, known: &mut Groups) -> Option<usize> {
     if !matches!(b.get(i), Some(b'{' | b'$')) {
         return None;
     }
-    let rest = &b[i..];
-    let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
-    let close = |open: &[u8], close: &[u8]| -> Option<usize> {
-        if !line.starts_with(open) {
-            return None;
+    if !(known.from <= i && i < known.end) {
+        let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| i + k);
+        *known = Groups {
+            from: i,
+            end,
+            no_close: [usize::MAX; 2],
+            subst_from: None,
+            closes: Vec::new(),
+        };
+    }
+    let line = &b[i..known.end];
+    for (k, (open, close)) in [(&b"{{"[..], &b"}}"[..]), (b"{%", b"%}")]
+        .into_iter()
+        .enumerate()
+    {
+        if !line.starts_with(open) || i >= known.no_close[k] {
+            continue;
         }
-        memchr::memmem::find(&line[open.len()..], close).map(|p| i + open.len() + p + close.len())
-    };
-    if let Some(e) = close(b"{{", b"}}").or_else(|| close(b"{%", b"%}")) {
-        return Some(e);
+        match memchr::memmem::find(&line[open.len()..], close) {
+            Some(p) => return Some(i + open.len() + p + close.len()),
+            None => known.no_close[k] = i,
+        }
     }
     if !line.starts_with(b"$(") {
         return None;
+    }
+    if known.subst_from.is_some_and(|from| from < i) {
+        return known
+            .closes
+            .binary_search_by_key(&i, |&(at, _)| at)
+            .ok()
+            .map(|k| known.closes[k].1);
     }
     let mut depth = 0usize;
     for (k, &c) in line.iter().enumerate().skip(1) {
@@ -1044,6 +1115,25 @@ fn group_end(b: &[u8], i: usize) -> Option<usize> {
             _ => {}
         }
     }
+    // It does not close on its line: the `(`s after it are matched once, all together (a
+    // `(`'s close depends only on the text after it).
+    let mut open = Vec::new();
+    known.closes.clear();
+    for (k, &c) in line.iter().enumerate().skip(2) {
+        match c {
+            b'(' => open.push(k),
+            b')' => {
+                if let Some(o) = open.pop()
+                    && line[o - 1] == b'$'
+                {
+                    known.closes.push((i + o - 1, i + k + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    known.closes.sort_unstable();
+    known.subst_from = Some(i);
     None
 }
 
@@ -1066,7 +1156,7 @@ fn words(text: &str, i: usize, enclosing: Option<u8>, folded: Option<usize>) -> 
         i,
         enclosing,
         folded,
-        &mut out,
+        &mut |w| out.push(w),
         &mut String::new(),
         false,
     );
@@ -1080,11 +1170,12 @@ fn words_into<'t>(
     mut i: usize,
     enclosing: Option<u8>,
     folded: Option<usize>,
-    out: &mut Vec<Word<'t>>,
+    out: &mut impl FnMut(Word<'t>),
     word: &mut String,
     to_subcommand: bool,
 ) {
     let b = text.as_bytes();
+    let mut groups = Groups::default();
     loop {
         // Blanks and line continuations.
         loop {
@@ -1139,7 +1230,7 @@ fn words_into<'t>(
                     i += ch.len_utf8();
                 }
                 None => {
-                    if let Some(close) = group_end(b, i) {
+                    if let Some(close) = group_end(b, i, &mut groups) {
                         if !as_written {
                             word.push_str(&text[i..close]);
                         }
@@ -1194,7 +1285,7 @@ fn words_into<'t>(
             Cow::Owned(word.clone())
         };
         let option = text.starts_with('-');
-        out.push(Word {
+        out(Word {
             text,
             start,
             end: i,

@@ -1,7 +1,7 @@
 //! One file being scanned: its text, where lines start, and where comments are.
 //! Computed once per file, and only for files the prefilter found something in.
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 
 use super::classify::{Class, CommentStyle};
 
@@ -17,6 +17,35 @@ pub struct Source<'a> {
     comments: OnceCell<Vec<(usize, usize)>>,
     /// Byte ranges of `/* … */` comments (slash styles), for `in_comment`.
     blocks: OnceCell<Vec<(usize, usize)>>,
+    /// The line last asked about by `in_comment`, lexed once for all its offsets (a line that
+    /// holds a word 40,000 times is not lexed 40,000 times).
+    line_comments: RefCell<LineComments>,
+    /// The place last asked about by `line_col`, `byte_column` and `excerpt_at`: the next place
+    /// on the same line is counted from it, not from the line's start.
+    cursor: Cell<Cursor>,
+}
+
+/// The comments of one line ([`Source::in_comment`]).
+struct LineComments {
+    /// The line: `start..end` (`end` at its line break or the text's end).
+    start: usize,
+    end: usize,
+    /// Where the blanks at the line's start end.
+    blanks_end: usize,
+    /// The comments that start on the line, lexed from its start (made on first need).
+    ranges: Option<Vec<(usize, usize)>>,
+}
+
+/// A place whose line and column are known ([`Source::line_col`]).
+#[derive(Clone, Copy)]
+struct Cursor {
+    line_start: usize,
+    line: usize,
+    /// A byte offset (a character boundary) on the line and its 1-based column in characters.
+    pos: usize,
+    col: usize,
+    /// The end of the line's text without its trailing `\r`s, once asked for.
+    text_end: Option<usize>,
 }
 
 impl<'a> Source<'a> {
@@ -28,6 +57,19 @@ impl<'a> Source<'a> {
             lines: RefCell::new(LineMarks { marks: Vec::new() }),
             comments: OnceCell::new(),
             blocks: OnceCell::new(),
+            line_comments: RefCell::new(LineComments {
+                start: usize::MAX,
+                end: 0,
+                blanks_end: 0,
+                ranges: None,
+            }),
+            cursor: Cell::new(Cursor {
+                line_start: usize::MAX,
+                line: 0,
+                pos: 0,
+                col: 0,
+                text_end: None,
+            }),
         }
     }
 
@@ -59,9 +101,39 @@ impl<'a> Source<'a> {
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let (line, start) = self.line_of(offset);
-        let col = self.text[start..floor(self.text, offset)].chars().count() + 1;
-        (line, col)
+        let c = self.locate(offset);
+        (c.line, c.col)
+    }
+
+    /// The place of `offset` (floored to a character boundary), counted from the place last
+    /// asked about when it is on the same line: each of many places on one long line costs
+    /// the distance from the one before, not from the line's start.
+    fn locate(&self, offset: usize) -> Cursor {
+        let text = self.text;
+        let at = floor(text, offset);
+        let c = self.cursor.get();
+        let same_line = c.line_start != usize::MAX
+            && c.line_start <= at
+            && (at <= c.pos || memchr::memchr(b'\n', &text.as_bytes()[c.pos..at]).is_none());
+        let c = if same_line {
+            let col = if at >= c.pos {
+                c.col + text[c.pos..at].chars().count()
+            } else {
+                c.col - text[at..c.pos].chars().count()
+            };
+            Cursor { pos: at, col, ..c }
+        } else {
+            let (line, start) = self.line_of(offset);
+            Cursor {
+                line_start: start,
+                line,
+                pos: at,
+                col: text[start..at].chars().count() + 1,
+                text_end: None,
+            }
+        };
+        self.cursor.set(c);
+        c
     }
 
     /// The text of a 1-based line, without its line break.
@@ -100,14 +172,46 @@ impl<'a> Source<'a> {
 
     /// The 1-based column of `offset` in UTF-8 bytes.
     pub fn byte_column(&self, offset: usize) -> usize {
-        offset - self.line_of(offset).1 + 1
+        let offset = offset.min(self.text.len());
+        offset - self.locate(offset).line_start + 1
+    }
+
+    /// [`Self::excerpt`] of the place at `offset`, whose line and column are `line` and
+    /// `column` ([`Self::line_col`]): the same text, found from the offset (about `2 * EXCERPT`
+    /// characters walked), not by counting from the line's start.
+    pub fn excerpt_at(&self, offset: usize, line: usize, column: usize) -> (String, usize) {
+        let mut c = self.locate(offset);
+        if c.line != line || c.col != column {
+            return self.excerpt(line, column);
+        }
+        let b = self.text.as_bytes();
+        let text_end = *c.text_end.get_or_insert_with(|| {
+            let end =
+                memchr::memchr(b'\n', &b[c.line_start..]).map_or(b.len(), |i| c.line_start + i);
+            c.line_start + self.text[c.line_start..end].trim_end_matches('\r').len()
+        });
+        self.cursor.set(c);
+        if text_end - c.line_start <= 4 * EXCERPT || c.pos > text_end {
+            return self.excerpt(line, column);
+        }
+        let first = column.saturating_sub(EXCERPT).max(1);
+        // Back from the offset to the excerpt's first character, then its characters.
+        let before = self.text[c.line_start..c.pos].char_indices().rev();
+        let from = before
+            .take(column - first)
+            .last()
+            .map_or(c.pos, |(i, _)| c.line_start + i);
+        let excerpt: String = self.text[from..text_end]
+            .chars()
+            .take(2 * EXCERPT)
+            .collect();
+        (excerpt, first)
     }
 
     /// The line of `offset` for display: whole when short, else an excerpt of about
     /// `2 * EXCERPT` characters around it. Returns the text and the 1-based column (in
     /// characters) where it starts.
     pub fn excerpt(&self, line: usize, column: usize) -> (String, usize) {
-        const EXCERPT: usize = 120;
         let text = self.line_text(line);
         if text.len() <= 4 * EXCERPT {
             return (text.to_string(), 1);
@@ -133,30 +237,46 @@ impl<'a> Source<'a> {
         }
         let b = self.text.as_bytes();
         let offset = offset.min(b.len());
-        let line_start = super::line_start(b, offset);
-        // Only blanks before it on its line, and no comment starts at it: no line comment holds
-        // it (what most places asked about are: commands at the start of their line).
-        if b[line_start..offset]
-            .iter()
-            .all(|&c| c == b' ' || c == b'\t')
-            && !matches!(b.get(offset), Some(b'#' | b'/' | b';'))
-        {
+        // At a line's end (its line break or the text's end) no comment of the line holds the
+        // offset: each ends at the line's end at the latest.
+        if matches!(b.get(offset), None | Some(b'\n')) {
             return false;
         }
-        let mut inside = false;
-        let at = offset - line_start;
-        // The text from the line's start, not cut at the line's end (found with a search): the
-        // lexer stops at the offset, a line comment or a string it meets ends at the end of the
-        // line, and a block comment that runs further holds the offset all the same. (An offset
-        // at the line break itself is the line's end: a comment there ends before it.)
-        let end = match b.get(offset) {
-            None | Some(b'\n') => offset,
-            Some(_) => b.len(),
-        };
-        each_comment(&self.text[line_start..end], style, at + 1, false, |s, e| {
-            inside |= s <= at && at < e;
+        let mut line = self.line_comments.borrow_mut();
+        if !(line.start <= offset && offset < line.end) {
+            let start = super::line_start(b, offset);
+            let end = memchr::memchr(b'\n', &b[offset..]).map_or(b.len(), |i| offset + i);
+            let blanks = b[start..end]
+                .iter()
+                .take_while(|&&c| c == b' ' || c == b'\t')
+                .count();
+            *line = LineComments {
+                start,
+                end,
+                blanks_end: start + blanks,
+                ranges: None,
+            };
+        }
+        // Only blanks before it on its line, and no comment starts at it: no line comment holds
+        // it (what most places asked about are: commands at the start of their line).
+        if offset <= line.blanks_end && !matches!(b.get(offset), Some(b'#' | b'/' | b';')) {
+            return false;
+        }
+        let (start, len) = (line.start, line.end - line.start);
+        // The line lexed from its start to its end, once: the text is not cut at the line's end
+        // (a line comment or a string it meets ends there, and a block comment that runs further
+        // holds its offsets all the same), and the comments that start after an offset do not
+        // change those before it.
+        let ranges = line.ranges.get_or_insert_with(|| {
+            let mut ranges = Vec::new();
+            each_comment(&self.text[start..], style, len + 1, false, |s, e| {
+                ranges.push((s, e))
+            });
+            ranges
         });
-        inside
+        let at = offset - start;
+        let i = ranges.partition_point(|&(s, _)| s <= at);
+        i > 0 && at < ranges[i - 1].1
     }
 
     pub fn comments(&self) -> &[(usize, usize)] {
@@ -164,6 +284,9 @@ impl<'a> Source<'a> {
             .get_or_init(|| comment_ranges(self.text, self.class.comments))
     }
 }
+
+/// About half the characters of a long line's excerpt ([`Source::excerpt`]).
+const EXCERPT: usize = 120;
 
 /// Known line starts: (offset, 1-based line number), sorted by both; the first line's is
 /// there once a line is asked about ([`Source::lines`]). Counting the line breaks between two
@@ -349,9 +472,14 @@ fn each_comment(
         let prev_space = i == 0 || matches!(b[i - 1], b' ' | b'\t' | b'\n' | b'\r');
         let line_end = || memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |j| i + j);
         // Only blanks before it on its line.
+        // (Walked back over the blanks only: a line of many `;` is not walked once per `;`.)
         let line_start = || {
-            let s = memchr::memrchr(b'\n', &b[..i]).map_or(0, |j| j + 1);
-            b[s..i].iter().all(|&c| matches!(c, b' ' | b'\t'))
+            let blanks = b[..i]
+                .iter()
+                .rev()
+                .take_while(|&&c| matches!(c, b' ' | b'\t'))
+                .count();
+            i == blanks || b[i - blanks - 1] == b'\n'
         };
         if (hash && c == b'#' && prev_space) || (semicolon && c == b';' && line_start()) {
             let end = line_end();

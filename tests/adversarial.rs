@@ -1,0 +1,126 @@
+//! Adversarial inputs scanned within a generous time and memory ceiling: sizes at which the
+//! quadratic (or unbounded) code took minutes (or gigabytes) and the linear code takes well
+//! under a second, so a ceiling ten times above the linear figure fails only a regression.
+//! `scripts/adversarial-bench.py` measures the growth ratios with the release binary.
+
+#![cfg(target_os = "linux")]
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Scans `name` holding `text` alone, with the address space limited to `mem_mib` MiB, and
+/// returns the wall time; fails if it exceeds `secs` (the scan is killed), the scan crashes, or
+/// it ends in anything but a report (exit 0 or 1).
+fn scan_within(name: &str, text: &str, secs: u64, mem_mib: u64) -> Duration {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, text).unwrap();
+    let limit = mem_mib << 20;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_uplint"));
+    cmd.args(["scan", "--no-config", "--format", "json"])
+        .arg(Path::new(name))
+        .current_dir(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            let rl = libc::rlimit {
+                rlim_cur: limit,
+                rlim_max: limit,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &rl) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let start = Instant::now();
+    let mut child = cmd.spawn().unwrap();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let elapsed = start.elapsed();
+            let mut err = String::new();
+            std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+            assert!(
+                matches!(status.code(), Some(0 | 1)),
+                "{name}: {status} within {mem_mib} MiB after {elapsed:?}: {err}"
+            );
+            return elapsed;
+        }
+        if start.elapsed() > Duration::from_secs(secs) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("{name}: not done in {secs} s ({} KB)", text.len() / 1000);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+const CI: &str = "job:\n  script:\n    - ";
+
+/// The form (a): an unclosed `$(` repeated on one command line. Before: 600 KB took
+/// 48 s (release); each `$(` searched to the end of its line for its close.
+#[test]
+fn unclosed_substitutions_on_one_command_line() {
+    let subst = "$( ".repeat(200_000);
+    scan_within(
+        "register.sh",
+        &format!("gitlab-runner register --locked {subst}\n"),
+        20,
+        1024,
+    );
+    scan_within(
+        ".gitlab-ci.yml",
+        &format!("{CI}gitlab-runner register --locked {subst}\n"),
+        20,
+        1024,
+    );
+    // Unclosed templates: the same search for `}}` and `%}`.
+    let t = format!(
+        "gitlab-runner register --locked {}\n",
+        "{{ ".repeat(200_000)
+    );
+    scan_within("template.sh", &t, 20, 1024);
+}
+
+/// The form (b): a variable 40,000 times on one line. Before: the comment check and the
+/// finding's column lexed the line from its start for each occurrence (680 KB: 23 s).
+#[test]
+fn a_variable_repeated_on_one_line() {
+    let line = "$CI_JOB_JWT ".repeat(60_000);
+    scan_within("jwt.sh", &format!("echo {line}\n"), 20, 2048);
+    scan_within(".gitlab-ci.yml", &format!("{CI}echo {line}\n"), 20, 2048);
+    // Many findings on one line: a flag repeated (each finding's column and excerpt).
+    let flags = "--locked ".repeat(60_000);
+    scan_within(
+        "flags.sh",
+        &format!("gitlab-runner register {flags}\n"),
+        20,
+        2048,
+    );
+}
+
+/// The form (c): a huge command line. Before: its words were collected (40 bytes each
+/// for a two-byte word), 185 MB for 8 MB; now they are read one at a time.
+#[test]
+fn a_huge_command_line_in_bounded_memory() {
+    let words = "x ".repeat(8_000_000);
+    let text = format!("gitlab-runner register --locked {words}\n");
+    // The file (16 MB) is read, and the text is decoded in place: a few times its size.
+    scan_within("big.sh", &text, 30, 200);
+}
+
+/// Comments in the semicolon style (`.conf`): a line of `;` each walked back to the line's start.
+#[test]
+fn a_line_of_semicolons() {
+    // The command at the line's end: whether it is in a comment lexes the line before it.
+    let text = format!(
+        "ExecStart=echo {}gitlab-runner register --locked\n",
+        "; ".repeat(300_000)
+    );
+    scan_within("runner.conf", &text, 20, 1024);
+}
