@@ -423,3 +423,28 @@ fn a_version_past_the_data_is_said_once() {
     ]);
     assert_eq!(stderr(&o), "");
 }
+
+#[test]
+fn help_lists_what_each_command_accepts() {
+    let top = stdout(&uplint(&["--help"]));
+    let examples = top.split("Examples:\n").nth(1).unwrap();
+    assert!(examples.trim_start().starts_with("uplint scan "), "{top}");
+    let merge = stdout(&uplint(&["merge", "--help"]));
+    let values = merge.split("Possible values:").nth(1).unwrap();
+    assert!(!values.contains("- rdjsonl"), "{merge}");
+    assert!(values.contains("- sarif"), "{merge}");
+    let o = uplint(&["merge", "r.json", "--format", "rdjsonl"]);
+    assert_eq!(o.status.code(), Some(2));
+    // --api takes the same values in query and scan; v4 is query's default.
+    let v4 = json(&[
+        "query", "--from", "16.5", "--to", "17.0", "--api", "v4", "--format", "json",
+    ]);
+    let plain = json(&[
+        "query", "--from", "16.5", "--to", "17.0", "--format", "json",
+    ]);
+    assert_eq!(v4, plain);
+    let v5 = json(&[
+        "query", "--from", "16.5", "--to", "17.0", "--api", "v5", "--format", "json",
+    ]);
+    assert!(v5.len() > plain.len());
+}

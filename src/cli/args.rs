@@ -14,7 +14,7 @@ use uplint::config::FailOn;
 and v5, GraphQL, CI/CD variables and keywords, runner registration, Helm values, Omnibus settings, \
 metrics) and the error tracking API. It answers questions about the schedule and finds removed items \
 in a repository.",
-    after_help = "Examples:\n  uplint query --from 16.5 --to 17.0      what breaks when upgrading from 16.5 to 17.0\n  uplint explain totalWeight              what replaces totalWeight\n  uplint versions                         the timeline\n  uplint data check my-deprecations.yml   validate in-house data files",
+    after_help = "Examples:\n  uplint scan --current 16.5 --target 17.0   what in this repository breaks in the upgrade\n  uplint query --from 16.5 --to 17.0         what breaks when upgrading from 16.5 to 17.0\n  uplint explain totalWeight                 what replaces totalWeight\n  uplint versions                            the timeline\n  uplint data check my-deprecations.yml      validate in-house data files",
     propagate_version = true
 )]
 pub struct Cli {
@@ -198,8 +198,9 @@ pub struct MergeArgs {
     #[arg(value_name = "REPORT", required = true)]
     pub reports: Vec<PathBuf>,
 
-    /// Output format (not rdjsonl: JSON reports do not carry byte columns).
-    #[arg(long, value_enum, default_value_t = ScanFormat::Human)]
+    /// Output format. rdjsonl is not one: JSON reports do not carry the byte columns it needs
+    /// (scan with --report rdjsonl=FILE instead).
+    #[arg(long, value_parser = merge_format(), default_value = "human")]
     pub format: ScanFormat,
 
     /// Write the result to FILE instead of standard output.
@@ -246,6 +247,17 @@ pub enum ReportArgError {
     NoFile,
 }
 
+/// The formats `merge` writes: every scan format but rdjsonl, with their help.
+fn merge_format() -> impl clap::builder::TypedValueParser<Value = ScanFormat> {
+    let names = ScanFormat::value_variants()
+        .iter()
+        .filter(|f| **f != ScanFormat::Rdjsonl)
+        .filter_map(ValueEnum::to_possible_value);
+    clap::builder::TypedValueParser::map(clap::builder::PossibleValuesParser::new(names), |s| {
+        ScanFormat::from_str(&s, false).expect("a name of a format")
+    })
+}
+
 fn parse_report(s: &str) -> Result<(ScanFormat, PathBuf), ReportArgError> {
     let (format, file) = s
         .split_once('=')
@@ -277,8 +289,9 @@ pub struct QueryArgs {
     #[arg(long, value_name = "V")]
     pub to: Option<String>,
 
-    /// Include REST API v5 removals (alone: list only them).
-    #[arg(long, value_name = "VERSION", value_parser = ["v5"])]
+    /// v5: add the REST API v5 removals to what the other filters select (alone: list only
+    /// them); v4: the default, as with scan.
+    #[arg(long, value_name = "VERSION", value_parser = ["v4", "v5"])]
     pub api: Option<String>,
 
     /// Only these surfaces (comma-separated or repeated): rest, graphql, ci, runner, helm, …

@@ -26,7 +26,7 @@ pub fn query(cat: &Catalog, a: &QueryArgs) -> Outcome {
     let mut f = Filter {
         breaking: a.breaking,
         search: a.search.clone(),
-        api_v5: a.api.is_some(),
+        api_v5: a.api.as_deref() == Some("v5"),
         ..Filter::default()
     };
     if let Some(s) = &a.removed_in {
