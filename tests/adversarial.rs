@@ -124,3 +124,30 @@ fn a_line_of_semicolons() {
     );
     scan_within("runner.conf", &text, 20, 1024);
 }
+
+/// A file of nothing but removed items: each finding holds its message and excerpt (about a
+/// kilobyte), so two million of them took gigabytes. At most 10,000 findings are reported for
+/// one file, and the rest is said in one error.
+#[test]
+fn a_file_of_nothing_but_removed_items_in_bounded_memory() {
+    let line = format!("echo {}\n", "$CI_JOB_JWT ".repeat(1000));
+    let text = line.repeat(2000);
+    scan_within("many.sh", &text, 30, 400);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("many.sh"), &text).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_uplint"))
+        .args(["scan", "--no-config", "--format", "json", "many.sh"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["findings"].as_array().unwrap().len(), 10_000);
+    let errors = v["errors"].as_array().unwrap();
+    assert!(
+        errors[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at most 10000 findings are reported for one file"),
+        "{errors:?}"
+    );
+}

@@ -358,8 +358,14 @@ pub fn word_hits(word: &str, ctx: &FileCtx, bytes: WordBytes) -> Vec<Hit> {
     ctx.word_offsets(word, bytes)
         .filter(|&at| !ctx.src.in_comment(at) && !in_expansion_message(text, at))
         .map(|at| Hit::new(at, at + word.len(), word))
+        .take(MAX_WORD_HITS)
         .collect()
 }
+
+/// At most this many places of one word are taken in one file: the scan keeps at most 40,000
+/// hits of a file and reports at most 10,000 findings (`scan::sink`), and a file that holds a
+/// word millions of times costs no memory per occurrence past these.
+pub const MAX_WORD_HITS: usize = 40_000;
 
 /// How far back on its line a word is looked at for the `${NAME:?` it may stand in.
 const EXPANSION_LOOK_BACK: usize = 256;

@@ -39,6 +39,15 @@ pub struct Verdict {
 /// What a detector produces: a hit, with its verdict if the detector judges it itself.
 pub type Produced = (Hit, Option<Verdict>);
 
+/// At most this many findings are reported for one file (each holds its message and excerpt,
+/// about a kilobyte): a file of nothing but removed items (a 100 MB line of `$CI_JOB_JWT`) does
+/// not make the report hundreds of times its size. The rest are counted in one error.
+pub const MAX_FINDINGS_PER_FILE: usize = 10_000;
+
+/// At most this many hits of one file are kept to be judged (several detectors may find one
+/// use): the memory of a file's hits stays bounded too.
+const MAX_HITS_PER_FILE: usize = 4 * MAX_FINDINGS_PER_FILE;
+
 /// One hit of an entry.
 struct Raw {
     entry: usize,
@@ -53,6 +62,8 @@ struct Raw {
 pub struct Sink<'s> {
     scanner: &'s Scanner,
     raw: Vec<Raw>,
+    /// Hits not kept: past [`MAX_HITS_PER_FILE`].
+    dropped: usize,
 }
 
 /// Where a finding is: its range as lines and columns, and its source excerpt.
@@ -90,12 +101,17 @@ impl<'s> Sink<'s> {
         Self {
             scanner,
             raw: Vec::new(),
+            dropped: 0,
         }
     }
 
     /// A hit of entry `entry` (`fallback`: found by a distinctive form alone). An introduced
     /// item is a finding only when the oldest supported server lacks it.
     pub fn accept(&mut self, entry: usize, hit: Hit, verdict: Option<Verdict>, fallback: bool) {
+        if self.raw.len() >= MAX_HITS_PER_FILE {
+            self.dropped += 1;
+            return;
+        }
         let e = &self.scanner.entries[entry];
         let verdict = match verdict {
             Some(v) => Some(v),
@@ -191,7 +207,14 @@ impl<'s> Sink<'s> {
             .flat_map(|(_, ids)| ids)
             .collect();
         let mut occurrences: HashMap<(usize, String), usize> = HashMap::new();
+        let mut left_out = self.dropped;
+        // (Detectors also stop at `patterns::MAX_WORD_HITS` places of one word: past the
+        // limits the number of uses is not known, only that there are more.)
         for raw in std::mem::take(&mut self.raw) {
+            if result.findings.len() >= MAX_FINDINGS_PER_FILE {
+                left_out += 1;
+                continue;
+            }
             let entry = &self.scanner.entries[raw.entry];
             if self.scanner.before_current(entry) {
                 result.before_current += 1;
@@ -213,6 +236,15 @@ impl<'s> Sink<'s> {
                 .findings
                 .push(self.finding(src, entry, raw.hit, raw.verdict, *occurrence));
             *occurrence += 1;
+        }
+        if left_out > 0 {
+            result.errors.push(FileError {
+                path: src.path.to_string(),
+                message: format!(
+                    "more uses than are reported: at most {MAX_FINDINGS_PER_FILE} findings are \
+                     reported for one file"
+                ),
+            });
         }
         self.unused(src, &suppressions, &mut occurrences, result);
     }
