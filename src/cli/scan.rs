@@ -94,6 +94,7 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
         ctx.origin = origin(a, &cat, scanner.options(), &root);
     }
     ctx.baseline = baseline;
+    ctx.tests_in_full = tests == Tests::Include;
     write_reports(cli, a, &report, ctx)?;
     let code = if refused {
         ExitCode::from(2)
@@ -258,6 +259,7 @@ fn context(
         origin: fleet::Origin::default(),
         projects: Vec::new(),
         baseline: None,
+        tests_in_full: false,
     }
 }
 

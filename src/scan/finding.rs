@@ -57,7 +57,9 @@ impl Severity {
 
 /// Whether a finding is in the program itself or in its tests (a test's file by its path, a
 /// mock inside a file, recorded responses).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Context {
     #[default]

@@ -346,7 +346,8 @@ mod tests {
         assert_eq!(role(flask, "def", "token"), None);
         let fastapi = "@router.post(\"/api/v4/runners\")\nasync def register(): ...\n";
         assert_eq!(role(fastapi, "", "/api/v4"), Some(ROUTE));
-        let express = "app.post('/api/v4/runners', (req, res) => {\n  res.json({ token: 'x' })\n})\n";
+        let express =
+            "app.post('/api/v4/runners', (req, res) => {\n  res.json({ token: 'x' })\n})\n";
         assert_eq!(role(express, "", "/api/v4"), Some(ROUTE));
         let sinatra = "post '/api/v4/runners' do\n  json token: 'x'\nend\n";
         assert_eq!(role(sinatra, "", "/api/v4"), Some(ROUTE));
