@@ -63,20 +63,38 @@ pub fn edits_for(entry: &Entry, f: &Finding, src: &Source) -> Option<(Vec<Edit>,
 
 /// Is the text at `start..end` the platform's item in the platform's role, never an identifier
 /// of the program? In code: a quoted key or string (`"filepath"`, `'filepath'`), a struct
-/// tag's name (`json:"filepath,omitempty"`); a parameter, a local variable or a Go field name
-/// is left alone (renaming it at one place breaks the code). Files of other kinds (YAML keys,
-/// settings, variables) are the platform's own.
+/// tag's name (`json:"filepath,omitempty"`), a response object's property (`link.filepath`,
+/// not in Go, whose fields are the program's own names), a JavaScript object key or
+/// TypeScript field of the resource's type, a Jsonnet object's key (`filepath:`). A parameter, a local variable or a
+/// Go field name is left alone: renaming it at one place breaks the code. Files of other
+/// kinds (YAML keys, settings, variables) are the platform's own.
 fn in_platform_role(src: &Source, start: usize, end: usize) -> bool {
     if src.class.kind != FileKind::Code {
         return true;
     }
     let bytes = src.text.as_bytes();
-    let before = start.checked_sub(1).and_then(|i| bytes.get(i));
-    match before {
-        Some(&q @ (b'"' | b'\'' | b'`')) => {
-            matches!(bytes.get(end), Some(&c) if c == q || (q == b'"' && c == b','))
+    let ext = src.path.rsplit_once('.').map_or("", |(_, e)| e);
+    let after = bytes.get(end).copied();
+    match start.checked_sub(1).and_then(|i| bytes.get(i)).copied() {
+        Some(q @ (b'"' | b'\'' | b'`')) => after == Some(q) || (q == b'"' && after == Some(b',')),
+        Some(b'.') => ext != "go",
+        _ => {
+            // Object keys of JavaScript and of Jsonnet (`key:`, `key::`, `key+:`).
+            let keyed = matches!(
+                ext,
+                "js" | "jsx"
+                    | "mjs"
+                    | "cjs"
+                    | "ts"
+                    | "tsx"
+                    | "mts"
+                    | "cts"
+                    | "jsonnet"
+                    | "libsonnet"
+            );
+            let rest = &src.text[end..];
+            keyed && (rest.starts_with(':') || rest.starts_with("?:") || rest.starts_with("+:"))
         }
-        _ => false,
     }
 }
 
@@ -143,5 +161,18 @@ mod tests {
         assert_eq!(edits(id, "links.go", go, "{\"", "filepath"), rename);
         assert_eq!(edits(id, "links.go", go, "json:", "filepath"), rename);
         assert_eq!(edits(id, "links.py", py, "{'", "filepath"), rename);
+        // A response's property, a JavaScript key or TypeScript field of the resource's type.
+        let js = "interface Link { filepath?: string }\nconst body = { filepath: p };\nuse(link.filepath, filepath);\n";
+        assert_eq!(edits(id, "links.ts", js, "{ ", "filepath"), rename);
+        assert_eq!(edits(id, "links.ts", js, "body", "filepath"), rename);
+        assert_eq!(edits(id, "links.ts", js, "link.", "filepath"), rename);
+        assert_eq!(edits(id, "links.ts", js, ", ", "filepath"), None);
+        // Python's annotated parameter is no key.
+        let annotated = "def add(filepath: str):\n    return link.filepath\n";
+        assert_eq!(edits(id, "links.py", annotated, "add(", "filepath"), None);
+        assert_eq!(
+            edits(id, "links.py", annotated, "link.", "filepath"),
+            rename
+        );
     }
 }
