@@ -12,6 +12,8 @@
 //! exclude: ["vendor/**", "**/testdata/**"]
 //! data: [deprecations/]   # extra data files, relative to this file
 //! fail-on: warning        # error (default), warning or never
+//! tests: exclude          # test findings: exclude (default: reported, not counted by fail-on),
+//!                         # include (counted as production) or ignore (left out)
 //! baseline: uplint-baseline.json   # hide the findings it records, relative to this file
 //! fix: true               # apply the safe fixes (as --fix); --config files only
 //! unsafe-fixes: true      # with fix (or --fix, --diff): the unsafe fixes too; --config only
@@ -58,6 +60,7 @@ struct Raw {
     exclude: Option<Vec<S>>,
     data: Option<Vec<S>>,
     fail_on: Option<S>,
+    tests: Option<S>,
     baseline: Option<S>,
     fix: Option<Spanned<Flag>>,
     unsafe_fixes: Option<Spanned<Flag>>,
@@ -93,6 +96,18 @@ pub enum FailOn {
     Never,
 }
 
+/// What is done with the findings in tests (`tests:`, `--tests`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Tests {
+    /// Reported apart, and not counted by `--fail-on`.
+    #[default]
+    Exclude,
+    /// Counted by `--fail-on` as production findings are.
+    Include,
+    /// Left out of the report entirely.
+    Ignore,
+}
+
 /// The settings of a scan, from one source: the configuration file or the command line.
 /// [`Settings::update`] layers one source over another.
 #[derive(Clone, Debug, Default)]
@@ -106,6 +121,8 @@ pub struct Settings {
     pub per_path_ignores: Vec<(String, Vec<String>)>,
     pub exclude: Vec<String>,
     pub fail_on: Option<FailOn>,
+    /// What is done with the findings in tests.
+    pub tests: Option<Tests>,
     /// Apply the safe fixes (`fix:`, `--fix`).
     pub fix: Option<bool>,
     /// Apply the unsafe fixes too (`unsafe-fixes:`, `--unsafe-fixes`).
@@ -132,6 +149,7 @@ impl Settings {
         self.per_path_ignores
             .splice(0..0, over.per_path_ignores.iter().cloned());
         self.fail_on = over.fail_on.or(self.fail_on);
+        self.tests = over.tests.or(self.tests);
         self.fix = over.fix.or(self.fix);
         self.unsafe_fixes = over.unsafe_fixes.or(self.unsafe_fixes);
     }
@@ -234,6 +252,19 @@ impl Checker<'_> {
                 s,
                 format!("unknown fail-on `{}`", s.value),
                 &format!("{guess}fail-on takes error, warning or never"),
+            );
+        }
+        parsed
+    }
+
+    fn tests(&mut self, s: &Option<S>) -> Option<Tests> {
+        let s = s.as_ref()?;
+        let parsed = <Tests as clap::ValueEnum>::from_str(&s.value, false).ok();
+        if parsed.is_none() {
+            self.push(
+                s,
+                format!("unknown tests `{}`", s.value),
+                "expected exclude, include or ignore",
             );
         }
         parsed
@@ -371,6 +402,7 @@ impl Config {
             min_version: check.version(&raw.min_version, "min-version"),
             api_v5: check.api_v5(&raw.api),
             fail_on: check.fail_on(&raw.fail_on),
+            tests: check.tests(&raw.tests),
             fix: raw.fix.as_ref().map(|f| f.value.0),
             unsafe_fixes: raw.unsafe_fixes.as_ref().map(|f| f.value.0),
             exclude: check.globs(&raw.exclude),

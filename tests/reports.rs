@@ -185,7 +185,8 @@ fn junit_test_cases_are_unique_and_errors_fail() {
         let errors = report
             .findings
             .iter()
-            .filter(|f| f.severity == uplint::scan::Severity::Error)
+            // An error in tests is no failure.
+            .filter(|f| f.severity == uplint::scan::Severity::Error && !f.context.is_test())
             .count();
         assert_eq!(xml.matches("<failure ").count(), errors);
         assert!(xml.contains(&format!("failures=\"{errors}\"")));

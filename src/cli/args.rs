@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use uplint::config::FailOn;
+use uplint::config::{FailOn, Tests};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -122,6 +122,11 @@ pub struct ScanArgs {
     /// The lowest severity that makes the exit status 1.
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub fail_on: Option<FailOn>,
+
+    /// Findings in tests (test files, mocks): `exclude` reports them apart and --fail-on does
+    /// not count them [default]; `include` counts them as production; `ignore` leaves them out.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub tests: Option<Tests>,
 
     /// Exit with status 0 even when there are findings.
     #[arg(long)]

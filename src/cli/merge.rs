@@ -41,6 +41,7 @@ pub fn merge(cli: &Cli, a: &MergeArgs) -> Outcome {
         origin: merged.origin,
         projects: merged.projects,
         baseline: merged.baseline,
+        tests_in_full: false,
     };
     // Each output is written as it is formatted: memory never holds a formatted whole.
     for (format, path) in &a.report {

@@ -10,7 +10,7 @@ use super::args::{Cli, ScanArgs, ScanFormat};
 use super::{Failure, Outcome, Usage, print, use_color_stdout};
 use uplint::baseline::{self, Baseline};
 use uplint::catalog::{Catalog, DataErrors};
-use uplint::config::{self, Config, FailOn, Origin, Settings};
+use uplint::config::{self, Config, FailOn, Origin, Settings, Tests};
 use uplint::fleet;
 use uplint::render::scan as render;
 use uplint::scan::shard::Shard;
@@ -64,6 +64,11 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     let started = Instant::now();
     let mut report = scanner.scan_paths(&a.paths, &root);
     let elapsed = started.elapsed();
+    let tests = settings.tests.unwrap_or_default();
+    if tests == Tests::Ignore {
+        report.findings.retain(|f| !f.context.is_test());
+        report.finish();
+    }
     let fixes = super::fix::settings(&settings, scanner.options());
     // Fixes read (and write) the files the walk found, as it found them.
     let o = scanner.options();
@@ -89,11 +94,17 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
         ctx.origin = origin(a, &cat, scanner.options(), &root);
     }
     ctx.baseline = baseline;
+    ctx.tests_in_full = tests == Tests::Include;
     write_reports(cli, a, &report, ctx)?;
     let code = if refused {
         ExitCode::from(2)
     } else {
-        exit_code(&report, settings.fail_on.unwrap_or_default(), a.exit_zero)
+        exit_code(
+            &report,
+            settings.fail_on.unwrap_or_default(),
+            tests,
+            a.exit_zero,
+        )
     };
     // The process ends with this call: freeing the catalog's, the scanner's and the report's
     // blocks one by one would cost 0.2-0.3 ms of a one-file scan's 4-5 ms, for nothing.
@@ -189,6 +200,7 @@ fn command_line(a: &ScanArgs, cat: &Catalog) -> Result<Settings, Failure> {
         per_path_ignores: Vec::new(),
         exclude: a.exclude.clone(),
         fail_on: a.fail_on,
+        tests: a.tests,
         fix: (a.fix || a.unsafe_fixes).then_some(true),
         unsafe_fixes: a.unsafe_fixes.then_some(true),
     })
@@ -247,6 +259,7 @@ fn context(
         origin: fleet::Origin::default(),
         projects: Vec::new(),
         baseline: None,
+        tests_in_full: false,
     }
 }
 
@@ -278,9 +291,15 @@ fn write_reports(
     Ok(())
 }
 
-/// 1 when a finding reaches the `--fail-on` level (and not `--exit-zero`), else 0.
-fn exit_code(report: &Report, fail_on: FailOn, exit_zero: bool) -> ExitCode {
-    let worst = report.findings.iter().map(|f| f.severity).max();
+/// 1 when a finding reaches the `--fail-on` level (and not `--exit-zero`), else 0. Findings in
+/// tests count only with `--tests include`.
+fn exit_code(report: &Report, fail_on: FailOn, tests: Tests, exit_zero: bool) -> ExitCode {
+    let worst = report
+        .findings
+        .iter()
+        .filter(|f| tests == Tests::Include || !f.context.is_test())
+        .map(|f| f.severity)
+        .max();
     let fails = match fail_on {
         FailOn::Never => false,
         FailOn::Error => worst == Some(Severity::Error),

@@ -29,7 +29,8 @@ pub fn edits_for(entry: &Entry, f: &Finding, src: &Source) -> Option<(Vec<Edit>,
         let Some((old, new)) = p.rename() else {
             continue;
         };
-        if found == old {
+        let graphql = matches!(p.pattern, crate::patterns::Pattern::Graphql(_));
+        if found == old && (graphql || in_platform_role(src, start, end)) {
             let what = format!("rename `{old}` to `{new}`");
             return Some((vec![Edit::new(src, start, end, new)], what, new.to_string()));
         }
@@ -60,7 +61,118 @@ pub fn edits_for(entry: &Entry, f: &Finding, src: &Source) -> Option<(Vec<Edit>,
     None
 }
 
+/// Is the text at `start..end` the platform's item in the platform's role, never an identifier
+/// of the program? In code: a quoted key or string (`"filepath"`, `'filepath'`), a struct
+/// tag's name (`json:"filepath,omitempty"`), a response object's property (`link.filepath`,
+/// not in Go, whose fields are the program's own names), a JavaScript object key or
+/// TypeScript field of the resource's type, a Jsonnet object's key (`filepath:`). A parameter, a local variable or a
+/// Go field name is left alone: renaming it at one place breaks the code. Files of other
+/// kinds (YAML keys, settings, variables) are the platform's own.
+fn in_platform_role(src: &Source, start: usize, end: usize) -> bool {
+    if src.class.kind != FileKind::Code {
+        return true;
+    }
+    let bytes = src.text.as_bytes();
+    let ext = src.path.rsplit_once('.').map_or("", |(_, e)| e);
+    let after = bytes.get(end).copied();
+    match start.checked_sub(1).and_then(|i| bytes.get(i)).copied() {
+        Some(q @ (b'"' | b'\'' | b'`')) => after == Some(q) || (q == b'"' && after == Some(b',')),
+        Some(b'.') => ext != "go",
+        _ => {
+            // Object keys of JavaScript and of Jsonnet (`key:`, `key::`, `key+:`).
+            let keyed = matches!(
+                ext,
+                "js" | "jsx"
+                    | "mjs"
+                    | "cjs"
+                    | "ts"
+                    | "tsx"
+                    | "mts"
+                    | "cts"
+                    | "jsonnet"
+                    | "libsonnet"
+            );
+            let rest = &src.text[end..];
+            keyed && (rest.starts_with(':') || rest.starts_with("?:") || rest.starts_with("+:"))
+        }
+    }
+}
+
 /// A Helm chart template (not a values file): its keys are not values paths.
 fn is_chart_template(path: &str) -> bool {
     path.starts_with("templates/") || path.contains("/templates/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::classify::classify;
+
+    /// The edits of a finding of `id` at the first `item` after `after` in a code file.
+    fn edits(id: &str, path: &str, text: &str, after: &str, item: &str) -> Option<String> {
+        let cat = crate::catalog::Catalog::load(&[]).unwrap();
+        let entry = cat.get(id).unwrap();
+        let src = Source::new(path, text, classify(path).unwrap());
+        let from = text.find(after).unwrap();
+        let start = from + text[from..].find(item).unwrap();
+        let (line, column) = src.line_col(start);
+        let finding = Finding {
+            id: id.to_string(),
+            path: path.to_string(),
+            line,
+            column,
+            end_line: line,
+            end_column: column + item.len(),
+            severity: crate::scan::Severity::Error,
+            status: crate::scan::Status::Removed,
+            context: crate::scan::Context::Production,
+            removed_in: None,
+            matched: item.to_string(),
+            message: String::new(),
+            replacement: None,
+            fix: None,
+            source_line: String::new(),
+            excerpt_column: 1,
+            byte_column: src.byte_column(start),
+            end_byte_column: src.byte_column(start + item.len()),
+            surface: None,
+            breaking: false,
+            occurrence: 0,
+            file: None,
+        };
+        edits_for(entry, &finding, &src).map(|(_, what, _)| what)
+    }
+
+    #[test]
+    fn a_rename_never_touches_a_program_identifier() {
+        let go = "func AddAssetLink(base, filepath string) error {\n\tos.Stat(filepath)\n\tbody := map[string]string{\"filepath\": filepath}\n\treturn send(body)\n}\n\ntype Link struct {\n\tFilepath string `json:\"filepath,omitempty\"`\n}\n";
+        let py = "def add_asset_link(base, filepath):\n    data = {'filepath': filepath}\n    filepath = None\n";
+        let id = "release-links-filepath";
+        // The parameter, its use, a local variable: never.
+        assert_eq!(edits(id, "links.go", go, "base, ", "filepath"), None);
+        assert_eq!(edits(id, "links.go", go, "os.Stat(", "filepath"), None);
+        assert_eq!(edits(id, "links.py", py, "base, ", "filepath"), None);
+        assert_eq!(
+            edits(id, "links.py", py, "\n    filepath", "filepath"),
+            None
+        );
+        // The payload's key and the struct tag's name: renamed.
+        let rename = Some("rename `filepath` to `direct_asset_path`".to_string());
+        assert_eq!(edits(id, "links.go", go, "{\"", "filepath"), rename);
+        assert_eq!(edits(id, "links.go", go, "json:", "filepath"), rename);
+        assert_eq!(edits(id, "links.py", py, "{'", "filepath"), rename);
+        // A response's property, a JavaScript key or TypeScript field of the resource's type.
+        let js = "interface Link { filepath?: string }\nconst body = { filepath: p };\nuse(link.filepath, filepath);\n";
+        assert_eq!(edits(id, "links.ts", js, "{ ", "filepath"), rename);
+        assert_eq!(edits(id, "links.ts", js, "body", "filepath"), rename);
+        assert_eq!(edits(id, "links.ts", js, "link.", "filepath"), rename);
+        assert_eq!(edits(id, "links.ts", js, ", ", "filepath"), None);
+        // Python's annotated parameter is no key.
+        let annotated = "def add(filepath: str):\n    return link.filepath\n";
+        assert_eq!(edits(id, "links.py", annotated, "add(", "filepath"), None);
+        assert_eq!(
+            edits(id, "links.py", annotated, "link.", "filepath"),
+            rename
+        );
+    }
 }

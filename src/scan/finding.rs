@@ -55,6 +55,31 @@ impl Severity {
     }
 }
 
+/// Whether a finding is in the program itself or in its tests (a test's file by its path, a
+/// mock inside a file, recorded responses).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Context {
+    #[default]
+    Production,
+    Test,
+}
+
+impl Context {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Context::Production => "production",
+            Context::Test => "test",
+        }
+    }
+
+    pub fn is_test(self) -> bool {
+        self == Context::Test
+    }
+}
+
 /// One use of a scheduled item in a user's file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
@@ -68,6 +93,9 @@ pub struct Finding {
     pub end_column: usize,
     pub severity: Severity,
     pub status: Status,
+    /// In the program or in its tests (reports before it was recorded: production).
+    #[serde(default)]
+    pub context: Context,
     pub removed_in: Option<Milestone>,
     /// The text that matched, e.g. `CI_JOB_JWT_V2` or `trigger.strategy: depend`.
     pub matched: String,
@@ -149,6 +177,9 @@ pub struct Summary {
     pub unavailable: usize,
     pub invalid_call: usize,
     pub suppressed: usize,
+    /// Of `findings`, those in tests.
+    #[serde(default)]
+    pub test: usize,
     /// Findings left out because the item was removed at or before `--current`.
     pub before_current: usize,
     pub errors: usize,
@@ -159,6 +190,7 @@ impl Summary {
     pub fn count(&mut self, findings: &[Finding], errors: usize) {
         self.findings = findings.len();
         self.errors = errors;
+        self.test = findings.iter().filter(|f| f.context.is_test()).count();
         (
             self.removed,
             self.deprecated,

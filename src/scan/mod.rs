@@ -21,7 +21,7 @@ use std::sync::Arc;
 use crate::syntax::embedded;
 /// The file model the scan reads files with (kept here for the names the library had).
 pub use crate::syntax::{classify, cmdline, graphql, source, yaml};
-pub use finding::{FileError, Finding, Severity, Status, Summary};
+pub use finding::{Context, FileError, Finding, Severity, Status, Summary};
 pub use sink::{UNUSED_SUPPRESSION, UnusedSuppression};
 
 use crate::catalog::{Catalog, Entry};
@@ -160,6 +160,22 @@ impl Target {
                 .flat_map(|d| d.detect(ctx))
                 .map(|h| (h, None))
                 .collect(),
+        }
+    }
+
+    /// Are the target's hits requests of an endpoint (its REST path, or its contract), which a
+    /// server route or a mock does not make?
+    fn call(&self, entry: &Entry) -> sink::Call {
+        let rest = |p: usize| {
+            matches!(
+                entry.patterns[p].pattern,
+                crate::patterns::Pattern::RestEndpoint(_)
+            )
+        };
+        match self.detector {
+            Detector::EndpointContract => sink::Call::Contract,
+            Detector::Pattern(p) | Detector::Distinctive(p) if rest(p) => sink::Call::Endpoint,
+            _ => sink::Call::None,
         }
     }
 
@@ -411,8 +427,10 @@ impl Scanner {
                 continue;
             }
             let fallback = target.fallback();
-            for (hit, verdict) in target.detect(&self.entries[target.entry], ctx) {
-                sink.accept(target.entry, hit, verdict, fallback);
+            let entry = &self.entries[target.entry];
+            let call = target.call(entry);
+            for (hit, verdict) in target.detect(entry, ctx) {
+                sink.accept(target.entry, hit, verdict, fallback, call);
             }
         }
     }

@@ -5,11 +5,13 @@
 
 use std::collections::HashMap;
 
-use super::finding::{FileError, Finding, Severity, Status};
+use super::finding::{Context, FileError, Finding, Severity, Status};
 use super::suppress;
 use super::{FileResult, Scanner};
 use crate::catalog::{Change, Entry};
 use crate::patterns::Hit;
+use crate::syntax::classify::{self, FileKind};
+use crate::syntax::roles;
 use crate::syntax::source::Source;
 use crate::version::{ApiVersion, Milestone};
 
@@ -48,8 +50,20 @@ pub const MAX_FINDINGS_PER_FILE: usize = 10_000;
 /// use): the memory of a file's hits stays bounded too.
 const MAX_HITS_PER_FILE: usize = 4 * MAX_FINDINGS_PER_FILE;
 
+/// What kind of request a hit is, for the regions that make no requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Call {
+    /// Not a request (a field, a variable, a key…).
+    None,
+    /// The path of an endpoint: a server route serves it, it does not call it.
+    Endpoint,
+    /// A check of a request's contract (headers, parameters): never on a route or a mock.
+    Contract,
+}
+
 /// One hit of an entry.
 struct Raw {
+    call: Call,
     entry: usize,
     hit: Hit,
     verdict: Option<Verdict>,
@@ -107,7 +121,14 @@ impl<'s> Sink<'s> {
 
     /// A hit of entry `entry` (`fallback`: found by a distinctive form alone). An introduced
     /// item is a finding only when the oldest supported server lacks it.
-    pub fn accept(&mut self, entry: usize, hit: Hit, verdict: Option<Verdict>, fallback: bool) {
+    pub fn accept(
+        &mut self,
+        entry: usize,
+        hit: Hit,
+        verdict: Option<Verdict>,
+        fallback: bool,
+        call: Call,
+    ) {
         if self.raw.len() >= MAX_HITS_PER_FILE {
             self.dropped += 1;
             return;
@@ -136,6 +157,7 @@ impl<'s> Sink<'s> {
             }
         };
         self.raw.push(Raw {
+            call,
             entry,
             hit,
             verdict,
@@ -207,6 +229,7 @@ impl<'s> Sink<'s> {
             .flat_map(|(_, ids)| ids)
             .collect();
         let mut occurrences: HashMap<(usize, String), usize> = HashMap::new();
+        let roles = Roles::of(src, &self.raw);
         let mut left_out = self.dropped;
         // (Detectors also stop at `patterns::MAX_WORD_HITS` places of one word: past the
         // limits the number of uses is not known, only that there are more.)
@@ -215,6 +238,9 @@ impl<'s> Sink<'s> {
                 left_out += 1;
                 continue;
             }
+            let Some(context) = roles.context(&raw) else {
+                continue;
+            };
             let entry = &self.scanner.entries[raw.entry];
             if self.scanner.before_current(entry) {
                 result.before_current += 1;
@@ -232,9 +258,9 @@ impl<'s> Sink<'s> {
             let occurrence = occurrences
                 .entry((raw.entry, raw.hit.matched.clone()))
                 .or_insert(0);
-            result
-                .findings
-                .push(self.finding(src, entry, raw.hit, raw.verdict, *occurrence));
+            let mut finding = self.finding(src, entry, raw.hit, raw.verdict, *occurrence);
+            finding.context = context;
+            result.findings.push(finding);
             *occurrence += 1;
         }
         if left_out > 0 {
@@ -267,6 +293,7 @@ impl<'s> Sink<'s> {
             severity = Severity::Info;
         }
         Finding {
+            context: Context::Production,
             id: entry.id.clone(),
             path: src.path.to_string(),
             line: p.line,
@@ -316,6 +343,7 @@ impl<'s> Sink<'s> {
             let p = Place::of(src, id.start, id.end);
             let occurrence = occurrences.entry((usize::MAX, name.clone())).or_insert(0);
             result.findings.push(Finding {
+                context: Context::Production,
                 id: UnusedSuppression::ID.to_string(),
                 path: src.path.to_string(),
                 line: p.line,
@@ -341,6 +369,50 @@ impl<'s> Sink<'s> {
             *occurrence += 1;
         }
     }
+}
+
+/// What a file's hits stand in: a test's file (by its path, or recorded HTTP interactions),
+/// the mocks and server routes of a code file ([`roles`]). Read once per file with hits.
+struct Roles {
+    test_file: bool,
+    regions: Vec<roles::Region>,
+}
+
+impl Roles {
+    fn of(src: &Source, raw: &[Raw]) -> Roles {
+        let test_file = classify::is_test_path(src.path) || recorded_interactions(src);
+        let regions = if !raw.is_empty() && src.class.kind == FileKind::Code {
+            roles::regions(src.text)
+        } else {
+            Vec::new()
+        };
+        Roles { test_file, regions }
+    }
+
+    /// The context of a hit, or `None` where it is not a use at all: an endpoint's path in a
+    /// server route, a check of a request's contract in a route or a mock.
+    fn context(&self, raw: &Raw) -> Option<Context> {
+        let role = roles::role_at(&self.regions, raw.hit.start);
+        match (raw.call, role) {
+            (Call::Endpoint, Some(r)) if r.route => return None,
+            (Call::Contract, Some(_)) => return None,
+            _ => {}
+        }
+        Some(if self.test_file || role.is_some_and(|r| r.test) {
+            Context::Test
+        } else {
+            Context::Production
+        })
+    }
+}
+
+/// A YAML file of recorded HTTP interactions (a VCR or vcrpy cassette, wherever it lies).
+fn recorded_interactions(src: &Source) -> bool {
+    src.class.kind == FileKind::Yaml
+        && (src.text.starts_with("---\nhttp_interactions:")
+            || src.text.starts_with("http_interactions:")
+            || src.text.starts_with("interactions:")
+            || src.text.starts_with("---\ninteractions:"))
 }
 
 /// Does `name` (an id or a surface, from `--select`, `--ignore` or a per-path ignore) name the

@@ -459,6 +459,95 @@ fn code_class(lower: &str, ext: &str) -> Option<Class> {
     }
 }
 
+/// Directories whose files are tests, test data or mocks, in every ecosystem: `tests/`, Java's
+/// and Kotlin's `src/test/`, RSpec's `spec/`, Jest's `__tests__/` and `__mocks__/`, Go's
+/// `testdata/`, `fixtures/`, VCR's `cassettes/`, end-to-end suites. Compared without case.
+const TEST_DIRS: [&str; 24] = [
+    "test",
+    "tests",
+    "spec",
+    "specs",
+    "__tests__",
+    "__mocks__",
+    "__fixtures__",
+    "__snapshots__",
+    "testdata",
+    "test-data",
+    "test_data",
+    "testutil",
+    "testutils",
+    "testhelpers",
+    "fixtures",
+    "fixture",
+    "mocks",
+    "mock",
+    "e2e",
+    "cassettes",
+    "vcr_cassettes",
+    "integration_tests",
+    "integration-tests",
+    "androidtest",
+];
+
+/// The suffixes of test files' names, as written (case matters: `FooTest.java`, not
+/// `latest.java`): Go's `_test.go`, Python's `_test.py`, RSpec's `_spec.rb`, JUnit's
+/// `Test.java`, xUnit's `Tests.cs`, Go's generated mocks.
+const TEST_SUFFIXES: [&str; 22] = [
+    "_test.go",
+    "_mock.go",
+    "_mocks.go",
+    "_test.py",
+    "_tests.py",
+    "_spec.rb",
+    "_test.rb",
+    "_test.exs",
+    "_spec.lua",
+    "_test.dart",
+    "_test.rs",
+    "Test.java",
+    "Tests.java",
+    "IT.java",
+    "Test.kt",
+    "Tests.kt",
+    "Spec.kt",
+    "Spec.groovy",
+    "Test.groovy",
+    "Test.cs",
+    "Tests.cs",
+    "Test.php",
+];
+
+/// The extensions of JavaScript-family files named `*.test.EXT`, `*.spec.EXT`, `*.cy.EXT`.
+const JS_EXTENSIONS: [&str; 8] = ["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts"];
+
+/// Is `path` (relative, `/`-separated) a test's file by the conventions of its ecosystem: a
+/// test directory anywhere in it, or a test file's name? Decided from the path alone, once
+/// per file.
+pub fn is_test_path(path: &str) -> bool {
+    let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
+    if dirs
+        .split('/')
+        .any(|d| TEST_DIRS.iter().any(|t| d.eq_ignore_ascii_case(t)))
+    {
+        return true;
+    }
+    if TEST_SUFFIXES.iter().any(|s| name.ends_with(s))
+        || matches!(name, "conftest.py" | "tests.py" | "test.py")
+        || (name.starts_with("test_") && name.ends_with(".py"))
+        || (name.starts_with("mock_") && name.ends_with(".go"))
+    {
+        return true;
+    }
+    // `client.test.ts`, `api.spec.js`, `runner.cy.ts`.
+    let mut parts = name.rsplit('.');
+    let (Some(ext), Some(kind)) = (parts.next(), parts.next()) else {
+        return false;
+    };
+    parts.next().is_some()
+        && JS_EXTENSIONS.contains(&ext)
+        && matches!(kind, "test" | "spec" | "cy" | "e2e")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -553,6 +642,54 @@ mod tests {
             "junit.xml",
         ] {
             assert_eq!(kind(skipped), None, "{skipped}");
+        }
+    }
+
+    #[test]
+    fn test_paths_of_every_ecosystem() {
+        for test in [
+            "client_test.go",
+            "gitlab/runners_test.go",
+            "pkg/testdata/runners.json",
+            "tests/test_runners.py",
+            "gitlab/v4/objects/test_runners.py",
+            "gitlab/runners_test.py",
+            "conftest.py",
+            "spec/lib/runner_spec.rb",
+            "lib/runner_spec.rb",
+            "src/api.spec.ts",
+            "src/api.test.js",
+            "src/__tests__/api.js",
+            "src/__mocks__/gitlab.js",
+            "test/fixtures/runner.json",
+            "mocks/gitlab.go",
+            "e2e/runner.ts",
+            "fixtures/vcr_cassettes/runner.yml",
+            "spec/cassettes/runners.yml",
+            "src/test/java/com/x/RunnerClient.java",
+            "src/main/java/com/x/RunnerClientTest.java",
+            "RunnerTests.cs",
+            "Tests/Runner.cs",
+            "cypress/e2e/runner.cy.ts",
+            "internal/mock_client.go",
+        ] {
+            assert!(is_test_path(test), "{test}");
+        }
+        for production in [
+            "gitlab/runners.go",
+            "src/api.ts",
+            "lib/latest.java",
+            "contest.py",
+            "testing.md",
+            "attest.py",
+            "src/main/java/com/x/RunnerClient.java",
+            "src/spec.ts",
+            "protest/run.py",
+            "latest_test_results.go.txt",
+            "spec.yaml",
+            "runner.test",
+        ] {
+            assert!(!is_test_path(production), "{production}");
         }
     }
 

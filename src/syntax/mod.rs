@@ -12,6 +12,7 @@ pub mod graphql;
 pub mod graphql_docs;
 pub mod graphql_types;
 pub mod rest;
+pub mod roles;
 pub mod sdk;
 pub mod sdk_declarations;
 pub mod source;

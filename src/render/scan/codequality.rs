@@ -46,16 +46,22 @@ fn severity(status: Status, sev: Severity) -> &'static str {
     }
 }
 
+/// A finding in tests is `info`, whatever its status: it does not ship.
 fn issue(f: &Finding) -> Issue<'_> {
+    let test = if f.context.is_test() { " [test]" } else { "" };
     Issue {
         ty: "issue",
         check_name: &f.id,
         description: match &f.replacement {
-            Some(r) => format!("{} (`{}`). Use: {r}", f.message, f.matched),
-            None => format!("{} (`{}`)", f.message, f.matched),
+            Some(r) => format!("{} (`{}`). Use: {r}{test}", f.message, f.matched),
+            None => format!("{} (`{}`){test}", f.message, f.matched),
         },
         categories: ["Compatibility"],
-        severity: severity(f.status, f.severity),
+        severity: if f.context.is_test() {
+            "info"
+        } else {
+            severity(f.status, f.severity)
+        },
         fingerprint: fingerprint(f),
         location: Location {
             path: &f.path,

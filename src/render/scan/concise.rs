@@ -19,6 +19,9 @@ pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             esc(&f.id),
             esc(&f.message)
         )?;
+        if f.context.is_test() {
+            write!(out, " [test]")?;
+        }
         if let Some(r) = &f.replacement {
             write!(out, " (use: {})", esc(r))?;
         }

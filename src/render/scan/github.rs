@@ -19,6 +19,7 @@ fn property(s: &str) -> String {
 pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     for f in &report.findings {
         let kind = match f.severity {
+            _ if f.context.is_test() => "notice",
             Severity::Error => "error",
             Severity::Warning => "warning",
             Severity::Info => "notice",
@@ -26,6 +27,9 @@ pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         let mut message = format!("{} ({})", f.message, f.matched);
         if let Some(r) = &f.replacement {
             message.push_str(&format!("\nReplacement: {r}"));
+        }
+        if f.context.is_test() {
+            message.push_str("\n[test]");
         }
         writeln!(
             out,

@@ -135,13 +135,15 @@ pub fn write(report: &Report, ctx: &Context, h: &mut dyn Write) -> io::Result<()
         esc(&window)
     )?;
     header(report, ctx, &window, h)?;
+    // The findings in tests are summarised per file after the others (unless shown in full).
+    let shown = |f: &&Finding| ctx.tests_in_full || !f.context.is_test();
     let mut per_version = PerVersion::new();
-    for f in &report.findings {
+    for f in report.findings.iter().filter(shown) {
         *per_version.entry(version_key(f.removed_in)).or_default() += 1;
     }
     timeline(ctx, &per_version, h)?;
     let mut per_surface: BTreeMap<&str, usize> = BTreeMap::new();
-    for f in &report.findings {
+    for f in report.findings.iter().filter(shown) {
         *per_surface.entry(f.surface_name()).or_default() += 1;
     }
     surfaces(&per_surface, h)?;
@@ -150,7 +152,13 @@ pub fn write(report: &Report, ctx: &Context, h: &mut dyn Write) -> io::Result<()
         h.write_all(b"<div class=\"empty\">No deprecated or removed items found.</div>\n")?;
     }
     for (version, findings) in super::by_version(report) {
-        version_section(version, &findings, h)?;
+        let findings: Vec<&Finding> = findings.into_iter().filter(shown).collect();
+        if !findings.is_empty() {
+            version_section(version, &findings, h)?;
+        }
+    }
+    if !ctx.tests_in_full {
+        tests_section(report, h)?;
     }
     h.write_all(super::projects::html_sections(report, ctx).as_bytes())?;
     problems(report, h)?;
@@ -335,9 +343,10 @@ fn finding_row(f: &Finding, version: &str, h: &mut dyn Write) -> io::Result<()> 
     let sev = f.severity.as_str();
     write!(
         h,
-        "<tr class=\"finding\" data-version=\"{}\" data-surface=\"{}\" data-severity=\"{sev}\">",
+        "<tr class=\"finding\" data-version=\"{}\" data-surface=\"{}\" data-severity=\"{sev}\" data-context=\"{}\">",
         attr(version),
-        attr(f.surface_name())
+        attr(f.surface_name()),
+        f.context.as_str()
     )?;
     write!(h, "<td class=\"line\">{}:{}</td>", f.line, f.column)?;
     write!(
@@ -361,6 +370,23 @@ fn finding_row(f: &Finding, version: &str, h: &mut dyn Write) -> io::Result<()> 
             .map(esc)
             .unwrap_or_else(|| "<span class=\"muted\">—</span>".into())
     )
+}
+
+/// The findings in tests, counted per file.
+fn tests_section(report: &Report, h: &mut dyn Write) -> io::Result<()> {
+    let files = super::tests_per_file(report);
+    if files.is_empty() {
+        return Ok(());
+    }
+    let n: usize = files.iter().map(|(_, n)| n).sum();
+    writeln!(
+        h,
+        "<section class=\"tests\"><h2>Findings in tests <span class=\"muted\">({n})</span></h2>\n<p class=\"muted\">Test files and mocks: not counted by --fail-on; shown in full with --tests include.</p>\n<table>\n<tr><th>file</th><th>findings</th></tr>"
+    )?;
+    for (path, n) in files {
+        writeln!(h, "<tr><td>{}</td><td>{n}</td></tr>", esc(&line(path)))?;
+    }
+    h.write_all(b"</table></section>\n")
 }
 
 fn problems(report: &Report, h: &mut dyn Write) -> io::Result<()> {

@@ -32,7 +32,8 @@ impl Style {
 pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<()> {
     let st = Style { on: ctx.color };
     let mut last_path: Option<&str> = None;
-    for f in &report.findings {
+    let shown = |f: &&Finding| ctx.tests_in_full || !f.context.is_test();
+    for f in report.findings.iter().filter(shown) {
         if last_path != Some(f.path.as_str()) {
             if last_path.is_some() {
                 writeln!(out)?;
@@ -42,8 +43,23 @@ pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<
         }
         finding(f, &st, out)?;
     }
+    let tests = if ctx.tests_in_full {
+        Vec::new()
+    } else {
+        super::tests_per_file(report)
+    };
+    if !tests.is_empty() {
+        if last_path.is_some() {
+            writeln!(out)?;
+        }
+        writeln!(out, "{}", st.paint("1", "Tests"))?;
+        for (path, n) in &tests {
+            let what = plural(*n, "test finding", "test findings");
+            writeln!(out, "  {}: {what} (see --tests include)", esc(path))?;
+        }
+    }
     if !report.errors.is_empty() {
-        if !report.findings.is_empty() {
+        if last_path.is_some() || !tests.is_empty() {
             writeln!(out)?;
         }
         writeln!(out, "{}", st.paint("1", "Problems"))?;
@@ -165,6 +181,9 @@ fn summary(report: &Report, ctx: &Context, st: &Style, out: &mut dyn Write) -> i
             ", {}",
             plural(n, "unused suppression", "unused suppressions")
         )?;
+    }
+    if s.test > 0 {
+        write!(out, ", {} of them in tests", s.test)?;
     }
     writeln!(out)?;
     if s.suppressed > 0 {

@@ -1,18 +1,20 @@
 //! JUnit XML for GitLab `artifacts:reports:junit`: one test case per finding, unique by
 //! (classname, name); errors are failures, other findings pass with their message as output.
+//! A finding in tests is never a failure: its case is named `[test]` and passes.
 
 use std::io::{self, Write};
 
 use super::{Context, escape_xml, escape_xml_attr};
 use crate::render::text::escape_line as line;
-use crate::scan::{Report, Severity};
+use crate::scan::{Finding, Report, Severity};
+
+/// An error in the program (not in its tests) is a failure.
+fn fails(f: &Finding) -> bool {
+    f.severity == Severity::Error && !f.context.is_test()
+}
 
 pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<()> {
-    let failures = report
-        .findings
-        .iter()
-        .filter(|f| f.severity == Severity::Error)
-        .count();
+    let failures = report.findings.iter().filter(|f| fails(f)).count();
     out.write_all("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".as_bytes())?;
     writeln!(
         out,
@@ -27,7 +29,10 @@ pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<
     )?;
     for f in &report.findings {
         // The occurrence number keeps names unique when an item repeats on one line.
-        let name = format!("{} at {}:{} #{}", f.id, f.line, f.column, f.occurrence);
+        let mut name = format!("{} at {}:{} #{}", f.id, f.line, f.column, f.occurrence);
+        if f.context.is_test() {
+            name.push_str(" [test]");
+        }
         // Names escaped as in every line-based format: one finding never spans lines.
         let path = line(&f.path);
         writeln!(
@@ -49,7 +54,7 @@ pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<
         if let Some(r) = &f.replacement {
             text.push_str(&format!("\nReplacement: {}", line(r)));
         }
-        if f.severity == Severity::Error {
+        if fails(f) {
             writeln!(
                 out,
                 "      <failure type=\"{}\" message=\"{}\">{}</failure>",
@@ -60,8 +65,9 @@ pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<
         } else {
             writeln!(
                 out,
-                "      <system-out>{}: {}</system-out>",
+                "      <system-out>{}{}: {}</system-out>",
                 f.severity.as_str(),
+                if f.context.is_test() { " (test)" } else { "" },
                 escape_xml(&text)
             )?;
         }

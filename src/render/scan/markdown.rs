@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use super::Context;
-use crate::scan::Report;
+use crate::scan::{Finding, Report};
 use crate::version::Milestone;
 
 /// Text of the data (a replacement) in a table cell: pipes escaped, line breaks as spaces.
@@ -76,6 +76,13 @@ pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<
     if s.unused_suppression > 0 {
         writeln!(out, "| unused suppressions | {} |", s.unused_suppression)?;
     }
+    if s.test > 0 {
+        writeln!(
+            out,
+            "| of them in tests (not counted by --fail-on) | {} |",
+            s.test
+        )?;
+    }
     if s.errors > 0 {
         writeln!(out, "| files with problems | {} |", s.errors)?;
     }
@@ -96,11 +103,15 @@ pub fn write(report: &Report, ctx: &Context, out: &mut dyn Write) -> io::Result<
             out.write_all("<details><summary>Show findings</summary>\n\n".as_bytes())?;
         }
         out.write_all("| file | rule | found | replacement |\n|---|---|---|---|\n".as_bytes())?;
-        for f in &findings {
+        // Production first, then the tests' (each marked).
+        let (production, tests): (Vec<&&Finding>, Vec<&&Finding>) =
+            findings.iter().partition(|f| !f.context.is_test());
+        for f in production.into_iter().chain(tests) {
             writeln!(
                 out,
-                "| {} | {} | {} | {} |",
+                "| {}{} | {} | {} | {} |",
                 code_span(&format!("{}:{}", f.path, f.line)),
+                if f.context.is_test() { " (test)" } else { "" },
                 code_span(&f.id),
                 code_span(&f.matched),
                 cell(f.replacement.as_deref().unwrap_or("—"))

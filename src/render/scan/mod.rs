@@ -117,6 +117,9 @@ pub struct Context {
     pub projects: Vec<crate::fleet::ProjectTotals>,
     /// What `--baseline` hid and which of its entries are gone.
     pub baseline: Option<crate::baseline::BaselineCounts>,
+    /// Show the findings in tests in full, with the production ones (`--tests include`); else
+    /// the human report summarises them per file after the production findings.
+    pub tests_in_full: bool,
 }
 
 impl Context {
@@ -134,6 +137,7 @@ impl Context {
             origin: crate::fleet::Origin::default(),
             projects: Vec::new(),
             baseline: None,
+            tests_in_full: false,
         }
     }
 }
@@ -171,6 +175,18 @@ pub fn fingerprint(f: &Finding) -> String {
         fnv1a(0xcbf2_9ce4_8422_2325, &parts),
         fnv1a(0x6c62_272e_07bb_0142, &parts)
     )
+}
+
+/// The findings in tests, per file in report order: (path, count).
+pub fn tests_per_file(report: &Report) -> Vec<(&str, usize)> {
+    let mut out: Vec<(&str, usize)> = Vec::new();
+    for f in report.findings.iter().filter(|f| f.context.is_test()) {
+        match out.last_mut() {
+            Some((p, n)) if *p == f.path => *n += 1,
+            _ => out.push((&f.path, 1)),
+        }
+    }
+    out
 }
 
 /// Timeline order of a removal: by milestone (service versions, then `v5`), then none.

@@ -24,6 +24,7 @@ pub fn write(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 },
             },
             "severity": match f.severity {
+                _ if f.context.is_test() => "INFO",
                 Severity::Error => "ERROR",
                 Severity::Warning => "WARNING",
                 Severity::Info => "INFO",

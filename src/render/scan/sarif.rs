@@ -84,7 +84,7 @@ fn result_json(f: &Finding, rule_index: &HashMap<&str, usize>) -> Value {
     let mut result = json!({
         "ruleId": f.id,
         "ruleIndex": rule_index.get(f.id.as_str()).copied().unwrap_or(0),
-        "level": level(f.severity),
+        "level": if f.context.is_test() { "note" } else { level(f.severity) },
         "message": {"text": message},
         "locations": [{
             "physicalLocation": {
@@ -98,7 +98,7 @@ fn result_json(f: &Finding, rule_index: &HashMap<&str, usize>) -> Value {
             }
         }],
         "partialFingerprints": {"primaryLocationLineHash": fingerprint(f)},
-        "properties": {"status": f.status.as_str(), "removedIn": f.removed_in},
+        "properties": {"status": f.status.as_str(), "removedIn": f.removed_in, "context": f.context.as_str()},
     });
     super::fixes::insert(&mut result, "fixes", super::fixes::sarif(f));
     result

@@ -1,0 +1,382 @@
+//! Regions of a code file that are not the program's own requests: the HTTP mocks of tests
+//! (`nock(…)`, `responses.add(…)`, `httptest.NewServer(…)`, WebMock's `stub_request(…)`, msw's
+//! `http.get(…)`) and the definitions of server routes (Flask's `@app.route(…)`, Express's
+//! `app.post(…)`, Sinatra's `post '/…' do`, Go's `http.HandleFunc(…)`, gin's `r.POST(…)`).
+//! A finding in a mock is a test's; a server route is not a client's call at all.
+//!
+//! Read only for files that have hits, once per file: a search for each marker, then the
+//! balanced parentheses of the call (and of the calls chained to it) it opens.
+
+/// What a region is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Role {
+    /// A test's construct (a mock): findings there are the tests'.
+    pub test: bool,
+    /// A server's route definition: the path written there is served, not requested.
+    pub route: bool,
+}
+
+const MOCK: Role = Role {
+    test: true,
+    route: false,
+};
+const ROUTE: Role = Role {
+    test: false,
+    route: true,
+};
+/// A route of a test's server (`mux.HandleFunc` of go's httptest, msw's handlers).
+const MOCK_ROUTE: Role = Role {
+    test: true,
+    route: true,
+};
+
+/// A region of a file, by byte offsets, and its role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    pub start: usize,
+    pub end: usize,
+    pub role: Role,
+}
+
+/// Calls that open a mock or a route: the text ends with the call's `(`. A marker that starts
+/// with a letter must not follow a letter, digit, `_` or `.` (`user.Get(` is no `r.Get(`).
+const CALLS: &[(&str, Role)] = &[
+    // JavaScript: nock, fetch-mock, axios-mock-adapter, sinon.
+    ("nock(", MOCK),
+    ("fetchMock.", MOCK),
+    (".onGet(", MOCK),
+    (".onPost(", MOCK),
+    (".onPut(", MOCK),
+    (".onPatch(", MOCK),
+    (".onDelete(", MOCK),
+    (".onAny(", MOCK),
+    (".respondWith(", MOCK),
+    // Python: responses, requests-mock, httpretty, respx.
+    ("responses.add(", MOCK),
+    ("responses.get(", MOCK),
+    ("responses.post(", MOCK),
+    ("responses.put(", MOCK),
+    ("responses.patch(", MOCK),
+    ("responses.delete(", MOCK),
+    ("responses.upsert(", MOCK),
+    ("responses.replace(", MOCK),
+    ("register_uri(", MOCK),
+    ("requests_mock.", MOCK),
+    ("httpretty.", MOCK),
+    ("respx.", MOCK),
+    // Ruby: WebMock.
+    ("stub_request(", MOCK),
+    ("stub_request ", MOCK),
+    // Go: httptest, gock, httpmock; a test's mux.
+    ("httptest.NewServer(", MOCK),
+    ("httptest.NewTLSServer(", MOCK),
+    ("httptest.NewUnstartedServer(", MOCK),
+    ("gock.New(", MOCK),
+    ("httpmock.RegisterResponder(", MOCK),
+    ("mux.HandleFunc(", MOCK_ROUTE),
+    ("mux.Handle(", MOCK_ROUTE),
+    // Go servers: net/http, gorilla, gin, echo, chi.
+    (".HandleFunc(", ROUTE),
+    ("http.Handle(", ROUTE),
+    (".GET(", ROUTE),
+    (".POST(", ROUTE),
+    (".PUT(", ROUTE),
+    (".PATCH(", ROUTE),
+    (".DELETE(", ROUTE),
+    ("r.Get(", ROUTE),
+    ("r.Post(", ROUTE),
+    ("r.Put(", ROUTE),
+    ("r.Patch(", ROUTE),
+    ("r.Delete(", ROUTE),
+    // JavaScript servers: Express, Fastify, Koa routers (FastAPI's `app.post` too).
+    ("app.get(", ROUTE),
+    ("app.post(", ROUTE),
+    ("app.put(", ROUTE),
+    ("app.patch(", ROUTE),
+    ("app.delete(", ROUTE),
+    ("app.all(", ROUTE),
+    ("router.get(", ROUTE),
+    ("router.post(", ROUTE),
+    ("router.put(", ROUTE),
+    ("router.patch(", ROUTE),
+    ("router.delete(", ROUTE),
+    ("router.all(", ROUTE),
+    ("server.get(", ROUTE),
+    ("server.post(", ROUTE),
+    ("fastify.get(", ROUTE),
+    ("fastify.post(", ROUTE),
+];
+
+/// msw's handlers: read only in a file that names msw (elsewhere `http.get(` is Node's client).
+const MSW_CALLS: &[&str] = &[
+    "http.get(",
+    "http.post(",
+    "http.put(",
+    "http.patch(",
+    "http.delete(",
+    "http.all(",
+    "rest.get(",
+    "rest.post(",
+    "rest.put(",
+    "rest.patch(",
+    "rest.delete(",
+    "rest.all(",
+];
+
+/// The calls of a decorator or annotation line (`@app.route(`, `@router.post(`,
+/// `@PostMapping(`) that define a route.
+const DECORATED: &[&str] = &[
+    ".route(",
+    ".api_route(",
+    ".get(",
+    ".post(",
+    ".put(",
+    ".patch(",
+    ".delete(",
+    "Mapping(",
+    "@Path(",
+];
+
+/// Sinatra's, Grape's and Rails routes' verbs: `post '/api/v4/runners' do`.
+const RUBY_VERBS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
+
+/// The mocks and routes of a code file's text, in order of their start.
+pub fn regions(text: &str) -> Vec<Region> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    for &(marker, role) in CALLS {
+        calls(text, marker, role, &mut out);
+    }
+    if memchr::memmem::find(bytes, b"msw").is_some() {
+        for marker in MSW_CALLS {
+            calls(text, marker, MOCK_ROUTE, &mut out);
+        }
+    }
+    lines(text, &mut out);
+    out.sort_by_key(|r| (r.start, r.end));
+    out
+}
+
+/// The role of the regions that hold `offset` (both flags of all of them), if any does.
+pub fn role_at(regions: &[Region], offset: usize) -> Option<Role> {
+    regions
+        .iter()
+        .take_while(|r| r.start <= offset)
+        .filter(|r| offset < r.end)
+        .map(|r| r.role)
+        .reduce(|a, b| Role {
+            test: a.test || b.test,
+            route: a.route || b.route,
+        })
+}
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Each call that `marker` opens: from its line's start to the end of its parentheses and of
+/// the calls chained to it (`nock(…).get(…).reply(…)`).
+fn calls(text: &str, marker: &str, role: Role, out: &mut Vec<Region>) {
+    let bytes = text.as_bytes();
+    let m = marker.as_bytes();
+    for at in memchr::memmem::find_iter(bytes, m) {
+        if is_word(m[0]) && at > 0 && (is_word(bytes[at - 1]) || bytes[at - 1] == b'.') {
+            continue;
+        }
+        let start = line_start(bytes, at);
+        let after = at + m.len();
+        let end = if m.last() == Some(&b'(') {
+            chain_end(bytes, after - 1).unwrap_or_else(|| line_end(bytes, at))
+        } else {
+            // `fetchMock.get(…)`, `stub_request :post, …`: the line, and a call it opens.
+            match memchr::memchr(b'(', &bytes[after..line_end(bytes, at)]) {
+                Some(i) => chain_end(bytes, after + i).unwrap_or_else(|| line_end(bytes, at)),
+                None => line_end(bytes, at),
+            }
+        };
+        out.push(Region { start, end, role });
+    }
+}
+
+/// Decorator lines that define a route, and Ruby's route lines.
+fn lines(text: &str, out: &mut Vec<Region>) {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        let end = start + line.len();
+        // `@app.route(`: the decorator's name with its `(`.
+        let head = trimmed.find('(').map(|i| &trimmed[..=i]);
+        if let Some(head) = head.filter(|h| h.starts_with('@'))
+            && DECORATED.iter().any(|d| head.ends_with(d))
+        {
+            let open = start + indent + head.len() - 1;
+            let end = chain_end(bytes, open).unwrap_or(end);
+            out.push(Region {
+                start,
+                end,
+                role: ROUTE,
+            });
+        } else if ruby_route(trimmed) {
+            out.push(Region {
+                start,
+                end,
+                role: ROUTE,
+            });
+        }
+        start = end;
+    }
+}
+
+/// `post '/api/v4/runners' do`, `get "/x" do |id|`, `post '/x', to: 'a#b'`: a route of
+/// Sinatra, Grape or Rails (a client's call of the gitlab gem has parentheses).
+fn ruby_route(line: &str) -> bool {
+    let Some((verb, rest)) = line.split_once(' ') else {
+        return false;
+    };
+    if !RUBY_VERBS.contains(&verb) || !(rest.starts_with("'/") || rest.starts_with("\"/")) {
+        return false;
+    }
+    let rest = rest.trim_end();
+    rest.ends_with(" do") || rest.contains(" do |") || rest.contains("to:")
+}
+
+fn line_start(bytes: &[u8], at: usize) -> usize {
+    memchr::memrchr(b'\n', &bytes[..at]).map_or(0, |i| i + 1)
+}
+
+fn line_end(bytes: &[u8], at: usize) -> usize {
+    memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |i| at + i)
+}
+
+/// The end of the parentheses opened at `open`, and of the calls chained after them
+/// (`.get(…)` on the same or a following line). `None`: they do not close.
+fn chain_end(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut end = balanced(bytes, open)?;
+    loop {
+        let mut i = end;
+        while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        if bytes.get(i) != Some(&b'.') {
+            return Some(end);
+        }
+        i += 1;
+        while i < bytes.len() && is_word(bytes[i]) {
+            i += 1;
+        }
+        if bytes.get(i) != Some(&b'(') {
+            return Some(end);
+        }
+        match balanced(bytes, i) {
+            Some(e) => end = e,
+            None => return Some(end),
+        }
+    }
+}
+
+/// The offset after the `)` that closes the `(` at `open`, skipping strings (a quote's string
+/// ends at its line's end, a backtick's may span lines). `None`: it does not close.
+fn balanced(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            q @ (b'"' | b'\'' | b'`') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q && (q == b'`' || bytes[i] != b'\n') {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The roles at the offset of `needle`'s first occurrence after `after`.
+    fn role(text: &str, after: &str, needle: &str) -> Option<Role> {
+        let from = text.find(after).unwrap();
+        let at = from + text[from..].find(needle).unwrap();
+        role_at(&regions(text), at)
+    }
+
+    #[test]
+    fn mocks_of_each_library() {
+        let nock = "const scope = nock('https://gitlab.example.com')\n  .post('/api/v4/runners')\n  .reply(201, {token: 'x'});\nawait fetch('/api/v4/runners');\n";
+        assert_eq!(role(nock, "", ".post("), Some(MOCK));
+        assert_eq!(role(nock, "reply", "token"), Some(MOCK));
+        assert_eq!(role(nock, "await", "/api/v4"), None);
+        let py = "responses.add(\n    responses.POST,\n    \"https://gitlab.example.com/api/v4/runners\",\n    json={\"token\": \"x\"},\n)\nrequests.post(f\"{url}/api/v4/runners\")\n";
+        assert_eq!(role(py, "", "/api/v4"), Some(MOCK));
+        assert_eq!(role(py, "requests.post", "/api/v4"), None);
+        let go = "mux.HandleFunc(\"/api/v4/runners\", func(w http.ResponseWriter, r *http.Request) {\n\ttestMethod(t, r, \"POST\")\n\tfmt.Fprint(w, `{\"id\": 1, \"token\": \"x\"}`)\n})\nreq, _ := http.NewRequest(\"POST\", base+\"/api/v4/runners\", nil)\n";
+        assert_eq!(role(go, "", "/api/v4"), Some(MOCK_ROUTE));
+        assert_eq!(role(go, "Fprint", "token"), Some(MOCK_ROUTE));
+        assert_eq!(role(go, "NewRequest", "/api/v4"), None);
+        let rb = "stub_request(:post, \"https://gitlab.example.com/api/v4/runners\")\n  .to_return(body: '{}')\n";
+        assert_eq!(role(rb, "", "/api/v4"), Some(MOCK));
+        let msw = "import { http } from 'msw'\nhttp.post('/api/v4/runners', () => HttpResponse.json({}))\n";
+        assert_eq!(role(msw, "http.post", "/api/v4"), Some(MOCK_ROUTE));
+        // Without msw, `http.get(` is Node's client.
+        let node = "http.get('https://gitlab.example.com/api/v4/runners', cb)\n";
+        assert_eq!(role(node, "", "/api/v4"), None);
+    }
+
+    #[test]
+    fn server_routes() {
+        let flask = "@app.route('/api/v4/runners', methods=['POST'])\ndef register():\n    return jsonify(token='x')\n";
+        assert_eq!(role(flask, "", "/api/v4"), Some(ROUTE));
+        assert_eq!(role(flask, "def", "token"), None);
+        let fastapi = "@router.post(\"/api/v4/runners\")\nasync def register(): ...\n";
+        assert_eq!(role(fastapi, "", "/api/v4"), Some(ROUTE));
+        let express =
+            "app.post('/api/v4/runners', (req, res) => {\n  res.json({ token: 'x' })\n})\n";
+        assert_eq!(role(express, "", "/api/v4"), Some(ROUTE));
+        let sinatra = "post '/api/v4/runners' do\n  json token: 'x'\nend\n";
+        assert_eq!(role(sinatra, "", "/api/v4"), Some(ROUTE));
+        let gin = "r.POST(\"/api/v4/runners\", register)\n";
+        assert_eq!(role(gin, "", "/api/v4"), Some(ROUTE));
+        let go = "http.HandleFunc(\"/api/v4/runners\", register)\n";
+        assert_eq!(role(go, "", "/api/v4"), Some(ROUTE));
+        let spring = "@PostMapping(\"/api/v4/runners\")\npublic Runner register() {}\n";
+        assert_eq!(role(spring, "", "/api/v4"), Some(ROUTE));
+    }
+
+    #[test]
+    fn client_calls_are_no_routes() {
+        for text in [
+            "post('/runners', body: options)\n",
+            "resp = user.Get(\"/api/v4/runners\")\n",
+            "client.R().Get(\"/api/v4/runners\")\n",
+            "api.get('/api/v4/runners')\n",
+            "requests.post(url + '/api/v4/runners')\n",
+            "@property\ndef runners(self): return self.get('/api/v4/runners')\n",
+        ] {
+            assert_eq!(role(text, "", "/runners"), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_unclosed_call_is_its_line() {
+        let text = "nock('https://x'\nfetch('/api/v4/runners')\n";
+        assert_eq!(role(text, "", "https"), Some(MOCK));
+        assert_eq!(role(text, "fetch", "/api"), None);
+    }
+}
