@@ -503,3 +503,32 @@ fn a_write_interrupted_by_a_signal_leaves_no_temporary_file() {
         "no run was interrupted during a write in {attempts} attempts"
     );
 }
+
+/// The scanned path is a part of a git checkout (`uplint scan src`) and the report goes to the
+/// top of the checkout: the checkout's links are the repository's too, and are refused there.
+#[test]
+fn an_output_in_the_git_work_tree_around_a_scanned_part_is_confined_too() {
+    let (_tmp, repo, outside) = checkout();
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::rename(repo.join("build.sh"), repo.join("sub/build.sh")).unwrap();
+    symlink(
+        outside.join("authorized_keys"),
+        repo.join("uplint-junit.xml"),
+    )
+    .unwrap();
+    let o = scan(&repo, &["sub", "--report", "junit=uplint-junit.xml"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is a symbolic link inside the scanned tree"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(outside.join("authorized_keys")).unwrap(),
+        SECRET
+    );
+    // Without a .git directory around it, the top of the directory is not the repository's.
+    std::fs::remove_dir(repo.join(".git")).unwrap();
+    let o = scan(&repo, &["sub", "--report", "junit=uplint-junit.xml"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+}

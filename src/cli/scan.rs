@@ -112,10 +112,12 @@ pub fn scan(cli: &Cli, a: &ScanArgs) -> Outcome {
     Ok(code)
 }
 
-/// The directories a scan reads: each directory given, and the directory of each file given
-/// (canonical: links resolved).
+/// The directories whose links an output may not pass through: each directory given, the
+/// directory of each file given (canonical: links resolved), and the git work tree around each
+/// (the nearest directory above holding `.git`): `uplint scan src --report junit=report.xml`
+/// run at the top of an untrusted checkout must not write through the checkout's links either.
 fn scanned_roots(paths: &[PathBuf]) -> Vec<PathBuf> {
-    paths
+    let mut roots: Vec<PathBuf> = paths
         .iter()
         .filter_map(|p| {
             let c = p.canonicalize().ok()?;
@@ -125,7 +127,19 @@ fn scanned_roots(paths: &[PathBuf]) -> Vec<PathBuf> {
                 c.parent().map(Path::to_path_buf)
             }
         })
-        .collect()
+        .collect();
+    let work_trees: Vec<PathBuf> = roots
+        .iter()
+        .filter_map(|r| {
+            r.ancestors()
+                .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+                .map(Path::to_path_buf)
+        })
+        .collect();
+    roots.extend(work_trees);
+    roots.sort();
+    roots.dedup();
+    roots
 }
 
 /// Every output of the run (`--output`, each `--report`, `--write-baseline`) checked against
