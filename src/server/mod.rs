@@ -113,8 +113,11 @@ fn params<P: DeserializeOwned>(v: Value) -> Result<P, Refusal> {
 
 impl Server {
     fn send(&mut self, msg: impl serde::Serialize) -> std::io::Result<()> {
-        let mut out = self.out.lock();
-        transport::write(&mut out, &serde_json::to_value(msg)?)
+        let mut v = serde_json::to_value(msg)?;
+        if let Some(o) = v.as_object_mut() {
+            o.insert("jsonrpc".into(), json!("2.0"));
+        }
+        transport::write(&mut self.out.lock(), &v)
     }
 
     fn notify(&mut self, method: &str, params: impl serde::Serialize) -> std::io::Result<()> {
