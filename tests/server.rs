@@ -482,3 +482,108 @@ fn requests_after_shutdown_are_refused() {
     c.notify("exit", Value::Null);
     assert_eq!(c.finish().0, Some(0));
 }
+
+mod fuzzed {
+    use super::*;
+    use proptest::prelude::*;
+
+    const METHODS: [&str; 12] = [
+        "textDocument/didOpen",
+        "textDocument/didChange",
+        "textDocument/didSave",
+        "textDocument/didClose",
+        "textDocument/codeAction",
+        "textDocument/hover",
+        "workspace/didChangeWatchedFiles",
+        "initialized",
+        "initialize",
+        "$/cancelRequest",
+        "textDocument/completion",
+        "shutdown",
+    ];
+
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::from),
+            any::<i64>().prop_map(Value::from),
+            prop_oneof![
+                Just("file:///w/.gitlab-ci.yml".to_string()),
+                Just("untitled:1".to_string()),
+                Just("totalWeight $CI_JOB_JWT_V2 é😀\n".to_string()),
+                "\\PC{0,12}",
+            ]
+            .prop_map(Value::from),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::from),
+                prop::collection::btree_map(
+                    prop_oneof![
+                        Just("textDocument".to_string()),
+                        Just("uri".to_string()),
+                        Just("text".to_string()),
+                        Just("range".to_string()),
+                        Just("position".to_string()),
+                        Just("line".to_string()),
+                        Just("character".to_string()),
+                        Just("contentChanges".to_string()),
+                        Just("languageId".to_string()),
+                        Just("version".to_string()),
+                        Just("context".to_string()),
+                        Just("changes".to_string()),
+                    ],
+                    inner,
+                    0..4
+                )
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// A frame: a message with a method (request or notification) and any params, or bytes.
+    fn frame() -> impl Strategy<Value = Vec<u8>> {
+        let message = (
+            prop::sample::select(&METHODS[..]),
+            prop::option::of(any::<u16>()),
+            json_value(),
+        )
+            .prop_map(|(method, id, params)| {
+                let mut m = json!({"jsonrpc": "2.0", "method": method, "params": params});
+                if let Some(id) = id {
+                    m["id"] = json!(id);
+                }
+                let text = m.to_string();
+                format!("Content-Length: {}\r\n\r\n{text}", text.len()).into_bytes()
+            });
+        let garbage = prop::collection::vec(any::<u8>(), 0..40).prop_map(|body| {
+            let mut f = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+            f.extend(body);
+            f
+        });
+        prop_oneof![4 => message, 1 => garbage]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+        #[test]
+        fn the_server_survives_a_fuzzed_stream(frames in prop::collection::vec(frame(), 1..40)) {
+            let dir = workspace();
+            let mut c = Client::start(dir.path());
+            c.initialize();
+            for f in &frames {
+                c.raw(f);
+            }
+            // Still answering, whatever came before (a `shutdown` among the frames makes this
+            // one refused, and still answered).
+            c.send(json!({"jsonrpc": "2.0", "id": "final", "method": "shutdown"}));
+            let end = c.response(json!("final"));
+            prop_assert!(end.get("result").is_some() || end.get("error").is_some());
+            c.notify("exit", Value::Null);
+            let (status, err) = c.finish();
+            prop_assert_eq!(status, Some(0), "{}", err);
+            prop_assert!(!err.contains("panicked"));
+        }
+    }
+}
