@@ -22,8 +22,8 @@ printf 'build:\n  script:\n    - echo "é → $CI_JOB_JWT_V2"\n' >"$work/.gitlab
 printf 'query w($p: ID!) {\n  group(fullPath: $p) {\n    issues {\n      totalWeight\n    }\n  }\n}\n' >"$work/weight.graphql"
 
 UPLINT_BIN="$bin" UPLINT_NVIM_WORKSPACE="$work" UPLINT_NVIM_LUA="$PWD/editors/neovim" \
-  timeout 120 nvim --headless --clean -n -u NONE \
-  -c "cd $work" -c "luafile editors/neovim/check.lua" 2>&1 | tr '\r' '\n' | sed '/^$/d'
+  timeout 90 nvim --headless --clean -n -u NONE \
+  -c "luafile $PWD/editors/neovim/check.lua" 2>&1 | tr '\r' '\n' | sed '/^$/d'
 status=${PIPESTATUS[0]}
 [ "$status" -eq 0 ] || { echo "test-neovim: nvim exited with $status"; exit 1; }
 

@@ -34,15 +34,12 @@ function M.attach(bufnr, root)
   return client_id
 end
 
---- The code actions of uplint at the cursor line, asked through Neovim's client.
+--- The code actions of uplint at the cursor, asked through Neovim's client with the
+--- diagnostics of the cursor's line (as `vim.lsp.buf.code_action()` asks).
 function M.code_actions(bufnr)
   local line = vim.api.nvim_win_get_cursor(0)[1] - 1
-  local diagnostics = vim.lsp.diagnostic.get_line_diagnostics(bufnr, line)
-  local params = {
-    textDocument = vim.lsp.util.make_text_document_params(bufnr),
-    range = { start = { line = line, character = 0 }, ["end"] = { line = line, character = 0 } },
-    context = { diagnostics = diagnostics },
-  }
+  local params = vim.lsp.util.make_range_params()
+  params.context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(bufnr, line) }
   local answers = vim.lsp.buf_request_sync(bufnr, "textDocument/codeAction", params, 10000) or {}
   local actions = {}
   for _, answer in pairs(answers) do

@@ -43,8 +43,10 @@ pub fn diagnostic(text: &Text, f: &Finding) -> Diagnostic {
     }
 }
 
-/// Which kinds of action the client asked for (`only`; none: all).
-pub struct Wanted(pub Option<Vec<CodeActionKind>>);
+/// What the client asked for: the kinds of action (`only`; none: all), and the diagnostics it
+/// sent (a finding among them has its actions even when the range does not touch it, as when
+/// the cursor is elsewhere on its line).
+pub struct Wanted(pub Option<Vec<CodeActionKind>>, pub Vec<Diagnostic>);
 
 impl Wanted {
     /// Is an action of `kind` wanted? A kind asked for covers the kinds under it
@@ -74,7 +76,8 @@ pub fn code_actions(
     if wanted.wants(CodeActionKind::QUICKFIX.as_str()) {
         for f in &findings {
             let diag = diagnostic(text, f);
-            if !document::meets(&diag.range, &range) {
+            let sent = wanted.1.iter().any(|d| d.range == diag.range && d.code == diag.code);
+            if !sent && !document::meets(&diag.range, &range) {
                 continue;
             }
             if let Some(fix) = &f.fix {
@@ -303,10 +306,10 @@ mod tests {
 
     #[test]
     fn only_covers_the_kinds_under_it() {
-        let w = Wanted(Some(vec![CodeActionKind::SOURCE_FIX_ALL]));
+        let w = Wanted(Some(vec![CodeActionKind::SOURCE_FIX_ALL]), Vec::new());
         assert!(w.wants(FIX_ALL));
         assert!(!w.wants("quickfix"));
-        assert!(!Wanted(Some(vec![CodeActionKind::from("source.fix")])).wants(FIX_ALL));
-        assert!(Wanted(None).wants("quickfix"));
+        assert!(!Wanted(Some(vec![CodeActionKind::from("source.fix")]), Vec::new()).wants(FIX_ALL));
+        assert!(Wanted(None, Vec::new()).wants("quickfix"));
     }
 }

@@ -230,7 +230,7 @@ impl Server {
         let Some(doc) = self.docs.get_mut(&uri) else {
             return Ok(Value::Null);
         };
-        let wanted = actions::Wanted(p.context.only);
+        let wanted = actions::Wanted(p.context.only, p.context.diagnostics);
         let found = actions::code_actions(&self.engine, &uri, doc, p.range, &wanted);
         serde_json::to_value(found).map_err(|e| Refusal(ErrorCode::InternalError, e.to_string()))
     }
