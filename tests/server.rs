@@ -224,6 +224,16 @@ fn a_session_diagnostics_code_actions_hover_change_save_shutdown() {
         .collect();
     assert_eq!(preferred.len(), 1, "one preferred fix: {actions}");
 
+    // The cursor at the start of the line, with the line's diagnostics (as Neovim and VS Code
+    // ask): the same fix.
+    let line_start =
+        json!({"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}});
+    let at_start = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": gql}, "range": line_start, "context": {"diagnostics": gql_diags}}),
+    );
+    assert_eq!(at_start["result"][0], actions["result"][0]);
+
     let range = ci_diags[0]["range"].clone();
     let actions = c.request(
         "textDocument/codeAction",

@@ -76,7 +76,10 @@ pub fn code_actions(
     if wanted.wants(CodeActionKind::QUICKFIX.as_str()) {
         for f in &findings {
             let diag = diagnostic(text, f);
-            let sent = wanted.1.iter().any(|d| d.range == diag.range && d.code == diag.code);
+            let sent = wanted
+                .1
+                .iter()
+                .any(|d| d.range == diag.range && d.code == diag.code);
             if !sent && !document::meets(&diag.range, &range) {
                 continue;
             }
