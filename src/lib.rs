@@ -13,5 +13,6 @@ pub mod output;
 pub mod patterns;
 pub mod render;
 pub mod scan;
+pub mod server;
 pub mod syntax;
 pub mod version;

@@ -83,6 +83,15 @@ uplint merge reports/*.json --format html --output fleet-audit.html --report mar
     )]
     Merge(MergeArgs),
 
+    /// The Language Server Protocol over standard input and output: diagnostics, quick fixes
+    /// and explanations in the editor.
+    #[command(
+        after_help = "Started by an editor, not by hand: see docs/editors.md. Documents are scanned as `uplint scan`\n\
+scans their files, with the workspace's .uplint.yml (re-read when it changes).\n\n\
+Example:\n  uplint server"
+    )]
+    Server,
+
     /// Work with data files.
     #[command(subcommand)]
     Data(DataCommand),

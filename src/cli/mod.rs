@@ -82,6 +82,8 @@ pub enum Usage {
     },
     #[error(transparent)]
     Write(#[from] WriteError),
+    #[error("uplint server: {0}")]
+    Server(uplint::server::ServerError),
     /// Standard output failed (a full disk, a closed terminal); a closed pipe is not this.
     #[error("cannot write standard output: {0}")]
     Stdout(std::io::Error),
@@ -138,6 +140,18 @@ fn run(cli: Cli) -> Outcome {
         Command::Versions(a) => query::versions(&load(&cli)?, a),
         Command::Scan(a) => scan::scan(&cli, a),
         Command::Merge(a) => merge::merge(&cli, a),
+        Command::Server => server(&cli),
+    }
+}
+
+/// `uplint server`: status 0 after `shutdown` and `exit`, 1 when the client left without them.
+fn server(cli: &Cli) -> Outcome {
+    use uplint::server::{End, ServerError, StartError};
+    match uplint::server::run(cli.data.clone()) {
+        Ok(End::Clean) => Ok(ExitCode::SUCCESS),
+        Ok(End::Abrupt) => Ok(ExitCode::from(1)),
+        Err(ServerError::Start(StartError::Data(e))) => Err(e.into()),
+        Err(e) => Err(Usage::Server(e).into()),
     }
 }
 
