@@ -200,7 +200,8 @@ impl DashWitness {
 
 /// [`dash_heads`]`(line) & flags != 0` for the `-` at `i` of `line`.
 pub fn dash_head_at(line: &[u8], i: usize, flags: u64) -> bool {
-    line.get(i + 1).is_some_and(|&c| (1 << (c & 63)) & flags != 0)
+    line.get(i + 1)
+        .is_some_and(|&c| (1 << (c & 63)) & flags != 0)
 }
 
 /// The bit of a flag (`--locked`, `-r`) in a line's [`dash_heads`]: the byte after its dashes.
@@ -1860,6 +1861,30 @@ mod tests {
             let every: Vec<(usize, bool)> =
                 all.iter().map(|c| (c.program.start, c.alias)).collect();
             proptest::prop_assert!(some.iter().all(|p| every.contains(p)), "{:?}", text);
+        }
+    }
+
+    proptest::proptest! {
+        /// The quote state read on from the offset before is the one read from the line's
+        /// start, and so is the logical line's end ([`Track`], [`Reach`]).
+        #[test]
+        fn quotes_and_ends_read_on_agree(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "\"", "'", "\\", "a", "x'", " ", "\n", "\\\n", "`\n", "é",
+            ]), 0..40),
+        ) {
+            let text = parts.concat();
+            let b = text.as_bytes();
+            let (mut track, mut reaches) = (Track::default(), Reach::default());
+            for at in (0..b.len()).filter(|&i| text.is_char_boundary(i)) {
+                let line_start = b[..at].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+                proptest::prop_assert_eq!(
+                    track.open_quote(b, at), open_quote(b, line_start, at), "{:?} {}", text, at
+                );
+                proptest::prop_assert_eq!(
+                    reaches.of(b, at, Extent::Line), reach(b, at, Extent::Line), "{:?}", text
+                );
+            }
         }
     }
 
