@@ -151,3 +151,29 @@ fn a_file_of_nothing_but_removed_items_in_bounded_memory() {
         "{errors:?}"
     );
 }
+
+/// Several commands on one logical line: the words of each run to the line's end, and each
+/// command's quote state, end, groups and flag checks were read from the line's start or to its
+/// end (150 KB: over 20 s in debug before, each form). Now each line is read once for all its
+/// commands, and a command whose words an earlier one's went through is not read again.
+#[test]
+fn many_commands_on_one_line() {
+    for (name, each) in [
+        ("plain.sh", "gitlab-runner register --locked "),
+        ("quoted.sh", "gitlab-runner register --locked \""),
+        ("subst.sh", "gitlab-runner register --locked $( "),
+    ] {
+        let text = format!("{}\n", each.repeat(150_000 / each.len()));
+        scan_within(name, &text, 20, 1024);
+    }
+    let ci = format!("{CI}{}\n", "gitlab-runner register --locked ".repeat(5_000));
+    scan_within(".gitlab-ci.yml", &ci, 20, 1024);
+}
+
+/// A command on each of many `\`-continued lines: each one's words and flag check ran to the end
+/// of the whole continued line (200 KB: over a minute in debug before).
+#[test]
+fn commands_on_continued_lines() {
+    let text = format!("{}\n", "gitlab-runner register --locked \\\n".repeat(6_000));
+    scan_within("continued.sh", &text, 20, 1024);
+}

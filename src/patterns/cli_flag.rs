@@ -7,7 +7,7 @@ use super::check::{Fields, is_ident};
 use super::cli_command::{program, program_and_subcommand, runs_commands};
 use super::variable::VARIABLE_NAME;
 use super::{Hit, PatternKind, word_hits};
-use crate::syntax::cmdline::dash_head;
+use crate::syntax::cmdline::{Command, DashWitness, dash_head};
 use crate::syntax::{FileCtx, FileKind, WordBytes, is_ident_byte};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -45,21 +45,18 @@ impl<'f> FlagHeads<'f> {
         }
     }
 
-    /// Does `line` hold the flag or the short flag (anywhere, as bytes)?
-    fn holds(&self, line: &[u8]) -> bool {
-        // A plain loop: a command's line is short, and `memchr` costs more to set up.
-        (0..line.len()).filter(|&i| line[i] == b'-').any(|i| {
-            let rest = &line[i..];
-            let long = match self.head {
-                Some(head) => {
-                    rest.len() >= self.flag.len()
-                        && rest[..4] == head
-                        && rest[4..self.flag.len()] == self.flag[4..]
-                }
-                None => rest.starts_with(self.flag),
-            };
-            long || self.short.is_some_and(|s| rest.len() >= 2 && rest[..2] == s)
-        })
+    /// Does the `-` at `i` of `line` start the flag or the short flag (as bytes)?
+    fn at(&self, line: &[u8], i: usize) -> bool {
+        let rest = &line[i..];
+        let long = match self.head {
+            Some(head) => {
+                rest.len() >= self.flag.len()
+                    && rest[..4] == head
+                    && rest[4..self.flag.len()] == self.flag[4..]
+            }
+            None => rest.starts_with(self.flag),
+        };
+        long || self.short.is_some_and(|s| rest.len() >= 2 && rest[..2] == s)
     }
 }
 
@@ -157,14 +154,38 @@ impl PatternKind for CliFlag {
         // read, and of those only the ones whose line holds the flag or the short flag.
         let bits = dash_head(flag) | short.map_or(0, dash_head);
         let commands = written.then(|| ctx.flagged_commands(program, sub, bits));
-        for cmd in commands.iter().flat_map(|c| c.iter()) {
-            if cmd
-                .args_reach()
-                .is_some_and(|(from, to)| !written_in.holds(&text[from..to]))
+        let commands: &[Command] = commands.as_deref().map_or(&[], |c| c.as_slice());
+        // The commands in the order they are written, and where the words of each start.
+        let mut order: Vec<usize> = (0..commands.len()).collect();
+        order.sort_by_key(|&k| commands[k].program.start);
+        let mut starts: Vec<(usize, Option<u8>, usize)> = (commands.iter().enumerate())
+            .filter_map(|(k, c)| c.words_from().map(|(at, quote)| (at, quote, k)))
+            .collect();
+        starts.sort_unstable();
+        // A command whose words an earlier command's words went through (several commands on
+        // one line: the words of each run to the line's end) has no flag they did not have: it
+        // is not read again.
+        let mut passed = vec![false; commands.len()];
+        let mut witness = DashWitness::default();
+        for &k in &order {
+            let cmd = &commands[k];
+            if passed[k]
+                || cmd.args_reach().is_some_and(|(from, to)| {
+                    !witness.holds(text, from, to, |line, i| written_in.at(line, i))
+                })
             {
                 continue;
             }
+            let quote = cmd.words_from().map(|(_, quote)| quote);
+            let mut next = 0;
             cmd.for_each_arg(|w| {
+                if let Some(quote) = quote {
+                    next += starts[next..].partition_point(|s| s.0 < w.end);
+                    while let Some(&(at, q, j)) = starts.get(next).filter(|s| s.0 == w.end) {
+                        passed[j] |= q == quote && at > cmd.program.end;
+                        next += 1;
+                    }
+                }
                 // `--flag` or `--flag=value`.
                 let long = w.text.strip_prefix(flag).is_some_and(|rest| {
                     rest.is_empty() || rest.starts_with('=')

@@ -58,8 +58,10 @@ enum ArgsAt<'t> {
     /// before `reach` when it is known ([`reach`]).
     Line {
         text: &'t str,
-        yaml: bool,
-        at: usize,
+        /// The quote the command is written in, and the indentation of the folded YAML scalar
+        /// that holds it ([`shape`]), found with its place.
+        enclosing: Option<u8>,
+        folded: Option<usize>,
         end: usize,
         skip: usize,
         reach: Option<usize>,
@@ -73,15 +75,18 @@ impl<'t> Command<'t> {
             ArgsAt::Read(args) => args.clone(),
             &ArgsAt::Line {
                 text,
-                yaml,
-                at,
+                enclosing,
+                folded,
                 end,
                 skip,
                 ..
             } => {
                 let mut words = Vec::new();
                 let mut push = |w| words.push(w);
-                command_words_into(text, at, end, yaml, &mut push, &mut String::new(), false);
+                let mut buf = String::new();
+                let mut groups = Groups::default();
+                let state = (enclosing, folded, false);
+                words_into(text, end, state, &mut push, &mut buf, &mut groups);
                 let from = skip.min(words.len());
                 Args {
                     to: words.len(),
@@ -99,8 +104,8 @@ impl<'t> Command<'t> {
             ArgsAt::Read(args) => args.iter().for_each(f),
             &ArgsAt::Line {
                 text,
-                yaml,
-                at,
+                enclosing,
+                folded,
                 end,
                 skip,
                 ..
@@ -112,7 +117,10 @@ impl<'t> Command<'t> {
                     }
                     n += 1;
                 };
-                command_words_into(text, at, end, yaml, &mut each, &mut String::new(), false);
+                let mut buf = String::new();
+                let mut groups = Groups::default();
+                let state = (enclosing, folded, false);
+                words_into(text, end, state, &mut each, &mut buf, &mut groups);
             }
         }
     }
@@ -127,6 +135,73 @@ impl<'t> Command<'t> {
             ArgsAt::Line { reach, .. } => reach.map(|r| (self.subcommand.end, r)),
         }
     }
+
+    /// For a command whose words run to the end of its logical line at the latest: where its
+    /// words start (the end of its program) and the quote it is written in. Another command's
+    /// words that pass a word ending there, outside quotes as this one is, go on as this
+    /// command's words do: they hold its arguments.
+    pub fn words_from(&self) -> Option<(usize, Option<u8>)> {
+        match self.args {
+            ArgsAt::Line {
+                end,
+                enclosing,
+                reach: Some(_),
+                ..
+            } => Some((end, enclosing)),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `text[from..to]` holds a `-` at which `at(&text[..to], i)` holds, asked for many
+/// `from` with the same `to` (the commands of one logical line, which all run to its end): the
+/// line is read once for all of them, from its end back, not once per command.
+#[derive(Default)]
+pub struct DashWitness {
+    /// The `to` asked about, the lowest `from` read, and the last `-` in `lo..to` that holds.
+    to: Option<usize>,
+    lo: usize,
+    last: Option<usize>,
+}
+
+impl DashWitness {
+    pub fn holds(
+        &mut self,
+        text: &[u8],
+        from: usize,
+        to: usize,
+        at: impl Fn(&[u8], usize) -> bool,
+    ) -> bool {
+        if self.to != Some(to) {
+            *self = DashWitness {
+                to: Some(to),
+                lo: to,
+                last: None,
+            };
+        }
+        if from >= self.lo {
+            return self.last.is_some_and(|l| l >= from);
+        }
+        if self.last.is_none() {
+            let line = &text[..to];
+            let mut hi = self.lo;
+            while let Some(k) = memchr::memrchr(b'-', &line[from..hi]) {
+                if at(line, from + k) {
+                    self.last = Some(from + k);
+                    break;
+                }
+                hi = from + k;
+            }
+            self.lo = from;
+        }
+        self.last.is_some()
+    }
+}
+
+/// [`dash_heads`]`(line) & flags != 0` for the `-` at `i` of `line`.
+pub fn dash_head_at(line: &[u8], i: usize, flags: u64) -> bool {
+    line.get(i + 1)
+        .is_some_and(|&c| (1 << (c & 63)) & flags != 0)
 }
 
 /// The bit of a flag (`--locked`, `-r`) in a line's [`dash_heads`]: the byte after its dashes.
@@ -208,10 +283,15 @@ fn is_word_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.')
 }
 
-/// The quote (`"`, `'`) that is open at `pos` on its line, if any.
+/// The quote (`"`, `'`) that is open at `pos` on its line, if any ([`Track`] reads on).
+#[cfg(test)]
 fn open_quote(text: &[u8], line_start: usize, pos: usize) -> Option<u8> {
-    let mut quote = None;
-    let mut i = line_start;
+    scan_quote(text, line_start, pos, None).1
+}
+
+/// [`open_quote`] read on from `i`, where `quote` is open: where the reading stopped (`pos`, or
+/// one byte past it after an escape) and the quote open at `pos`.
+fn scan_quote(text: &[u8], mut i: usize, pos: usize, mut quote: Option<u8>) -> (usize, Option<u8>) {
     while i < pos {
         let c = text[i];
         match quote {
@@ -227,7 +307,48 @@ fn open_quote(text: &[u8], line_start: usize, pos: usize) -> Option<u8> {
         }
         i += 1;
     }
-    quote
+    (i, quote)
+}
+
+/// The line start and the open quote ([`open_quote`]) of offsets asked in increasing order,
+/// read on from the offset asked before on the same line (not from the line's start each
+/// time): a line of many commands is read once.
+#[derive(Default)]
+struct Track {
+    /// The last offset asked, its line's start, and where the quote reading stopped with the
+    /// quote open there (`None` before the first question).
+    pos: Option<usize>,
+    line_start: usize,
+    read: usize,
+    quote: Option<u8>,
+}
+
+impl Track {
+    fn line_start(&mut self, b: &[u8], at: usize) -> usize {
+        match self.pos {
+            Some(pos) if pos <= at => {
+                if let Some(k) = memchr::memrchr(b'\n', &b[pos..at]) {
+                    self.line_start = pos + k + 1;
+                    (self.read, self.quote) = (self.line_start, None);
+                }
+            }
+            _ => {
+                self.line_start = super::line_start(b, at);
+                (self.read, self.quote) = (self.line_start, None);
+            }
+        }
+        self.pos = Some(at);
+        self.line_start
+    }
+
+    fn open_quote(&mut self, b: &[u8], at: usize) -> Option<u8> {
+        let line_start = self.line_start(b, at);
+        if self.read > at {
+            (self.read, self.quote) = (line_start, None);
+        }
+        (self.read, self.quote) = scan_quote(b, self.read, at, self.quote);
+        self.quote
+    }
 }
 
 /// Every `program subcommand …` in `text`. `program` is matched as a word (also as the last
@@ -262,11 +383,16 @@ struct Place {
     /// The range of its first words in [`Occurrences::words`] (all of them for an exec-form
     /// list, whose items are read at once).
     words: std::ops::Range<usize>,
+    /// The quote the program is written in, and how far its words can run ([`shape`]).
+    enclosing: Option<u8>,
     extent: Extent,
+    /// The end of its logical line, for a command whose words end there at the latest
+    /// ([`reach`]).
+    reach: Option<usize>,
     /// For a program that starts its line in a file that is not YAML ([`opens_line`]): its
     /// words end with its logical line, so they are not read until a flag may be among them.
-    /// The [`dash_heads`] of the rest of that line, and where it ends.
-    plain: Option<(u64, usize)>,
+    /// The [`dash_heads`] of the rest of that line.
+    plain: Option<u64>,
 }
 
 /// Does the program at `at..end` start its line (after blanks only) in a file that is not
@@ -285,44 +411,61 @@ fn opens_line(b: &[u8], at: usize, end: usize, yaml: bool) -> bool {
 }
 
 impl<'t> Occurrences<'t> {
+    /// The places are read in order, each line's quotes, groups and end once for all the
+    /// places on it ([`Track`], [`Groups`], [`Reach`]).
     pub fn of(text: &'t str, program: &str, yaml: bool) -> Occurrences<'t> {
         let b = text.as_bytes();
         let starts = program_starts(text, program);
         // The options before the subcommand are few: mostly the subcommand alone.
         let mut words = Vec::with_capacity(starts.len() * 2);
         let mut unquoted = String::new();
-        let places = starts
+        let (mut track, mut groups, mut reaches) =
+            (Track::default(), Groups::default(), Reach::default());
+        let mut places: Vec<Place> = starts
             .into_iter()
             .map(|(at, end)| {
                 let from = words.len();
                 if opens_line(b, at, end, yaml) {
-                    let to = reach(b, end, Extent::Line).unwrap_or(b.len());
                     return Place {
                         at,
                         end,
                         words: from..from,
+                        enclosing: None,
                         extent: Extent::Line,
-                        plain: Some((dash_heads(&b[end..to]), to)),
+                        reach: Some(reaches.of(b, end, Extent::Line).unwrap_or(b.len())),
+                        plain: Some(0),
                     };
                 }
-                let extent = command_words_into(
-                    text,
-                    at,
-                    end,
-                    yaml,
-                    &mut |w| words.push(w),
-                    &mut unquoted,
-                    true,
-                );
+                let (enclosing, extent) = shape(b, at, end, yaml, &mut track);
+                let mut push = |w| words.push(w);
+                let shape = (enclosing, extent);
+                command_words_into(text, end, shape, &mut push, &mut unquoted, &mut groups);
                 Place {
                     at,
                     end,
                     words: from..words.len(),
+                    enclosing,
                     extent,
+                    reach: reaches.of(b, end, extent),
                     plain: None,
                 }
             })
             .collect();
+        // The dash heads of the rest of each plain place's logical line, from the last place of
+        // the line back: each part of the line between two places is read once.
+        let mut after: Option<(usize, usize, u64)> = None;
+        for place in places.iter_mut().rev() {
+            let (Some(heads), Some(to)) = (&mut place.plain, place.reach) else {
+                continue;
+            };
+            let (next, acc) = match after {
+                Some((line_end, next, acc)) if line_end == to && next >= place.end => (next, acc),
+                _ => (to, 0),
+            };
+            // A `-` just before the next place takes its head from the byte after it.
+            *heads = acc | dash_heads(&b[place.end..(next + 1).min(to)]);
+            after = Some((to, place.end, *heads));
+        }
         Occurrences {
             places,
             words: Rc::new(words),
@@ -343,14 +486,17 @@ pub fn find_in<'t>(
     let b = text.as_bytes();
     let mut out = Vec::new();
     let mut read = Vec::new();
+    let mut unquoted = String::new();
+    let mut groups = Groups::default();
     for place in &occurrences.places {
         let (at, end) = (place.at, place.end);
         let words: &[Word<'t>] = match place.plain {
-            Some((heads, _)) if flags.is_some_and(|f| heads & f == 0) => continue,
+            Some(heads) if flags.is_some_and(|f| heads & f == 0) => continue,
             Some(_) => {
                 read.clear();
                 let mut push = |w| read.push(w);
-                command_words_into(text, at, end, yaml, &mut push, &mut String::new(), true);
+                let shape = (None, Extent::Line);
+                command_words_into(text, end, shape, &mut push, &mut unquoted, &mut groups);
                 &read
             }
             None => &occurrences.words[place.words.clone()],
@@ -358,24 +504,23 @@ pub fn find_in<'t>(
         let named = || {
             let i = words.iter().position(|w| !w.text.starts_with('-'))?;
             (words[i].text == subcommand).then(|| {
-                let args = if matches!(place.extent, Extent::List(_)) {
-                    ArgsAt::Read(Args {
+                let args = match place.extent {
+                    Extent::List(_) => ArgsAt::Read(Args {
                         words: occurrences.words.clone(),
                         from: place.words.start + i + 1,
                         to: place.words.end,
-                    })
-                } else {
-                    ArgsAt::Line {
+                    }),
+                    extent => ArgsAt::Line {
                         text,
-                        yaml,
-                        at,
+                        enclosing: place.enclosing,
+                        folded: match extent {
+                            Extent::Folded(indent) => Some(indent),
+                            _ => None,
+                        },
                         end,
                         skip: i + 1,
-                        reach: match place.plain {
-                            Some((_, to)) => Some(to),
-                            None => reach(b, end, place.extent),
-                        },
-                    }
+                        reach: place.reach,
+                    },
                 };
                 (words[i].clone(), args)
             })
@@ -394,27 +539,40 @@ pub fn find_in<'t>(
             alias: false,
         });
     }
+    let mut track = Track::default();
     let stored: Vec<(usize, &str)> = out
         .iter()
-        .filter_map(|c| holder(b, c.program.start, yaml).map(|n| (c.program.start, n)))
+        .filter_map(|c| {
+            let line_start = track.line_start(b, c.program.start);
+            holder(b, line_start, c.program.start, yaml).map(|n| (c.program.start, n))
+        })
         .collect();
     for (defined_at, name) in stored {
+        let (mut track, mut reaches) = (Track::default(), Reach::default());
         for (at, end) in variable_uses(text, name) {
             if at == defined_at {
                 continue;
             }
             let word = Word::at(text, at, end);
+            let (enclosing, extent) = shape(b, at, end, yaml, &mut track);
+            let args = match extent {
+                Extent::List(close) => ArgsAt::Read(flow_items(text, end + 1, close).into()),
+                _ => ArgsAt::Line {
+                    text,
+                    enclosing,
+                    folded: match extent {
+                        Extent::Folded(indent) => Some(indent),
+                        _ => None,
+                    },
+                    end,
+                    skip: 0,
+                    reach: reaches.of(b, end, extent),
+                },
+            };
             out.push(Command {
                 program: word.clone(),
                 subcommand: word,
-                args: ArgsAt::Line {
-                    text,
-                    yaml,
-                    at,
-                    end,
-                    skip: 0,
-                    reach: reach(b, end, shape(b, at, end, yaml).1),
-                },
+                args,
                 alias: true,
             });
         }
@@ -461,33 +619,25 @@ fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
 }
 
 /// The words after the program that spans `at..end` (an exec-form list's items, or the words of
-/// the command line), appended to `out` (`unquoted`: a buffer for unquoting words). With
-/// `to_subcommand`, a command line's words are read only up to the first that is not an option.
-/// How far the command's words can run.
+/// the command line), appended to `out` (`unquoted`: a buffer for unquoting words), up to the
+/// first that is not an option. `shape` is the program's ([`shape`]); `groups` what is known of
+/// the groups of the line ([`group_end`]).
 fn command_words_into<'t>(
     text: &'t str,
-    at: usize,
     end: usize,
-    yaml: bool,
+    (enclosing, extent): (Option<u8>, Extent),
     out: &mut impl FnMut(Word<'t>),
     unquoted: &mut String,
-    to_subcommand: bool,
-) -> Extent {
-    let (enclosing, extent) = shape(text.as_bytes(), at, end, yaml);
+    groups: &mut Groups,
+) {
     match extent {
         Extent::List(close) => flow_items(text, end + 1, close).into_iter().for_each(out),
-        Extent::Folded(indent) => words_into(
-            text,
-            end,
-            enclosing,
-            Some(indent),
-            out,
-            unquoted,
-            to_subcommand,
-        ),
-        Extent::Line => words_into(text, end, enclosing, None, out, unquoted, to_subcommand),
+        Extent::Folded(indent) => {
+            let state = (enclosing, Some(indent), true);
+            words_into(text, end, state, out, unquoted, groups)
+        }
+        Extent::Line => words_into(text, end, (enclosing, None, true), out, unquoted, groups),
     }
-    extent
 }
 
 /// How far the words after a program can run.
@@ -503,9 +653,9 @@ enum Extent {
 }
 
 /// The quote the program at `at..end` is written in, if any, and how far its words can run.
-fn shape(b: &[u8], at: usize, end: usize, yaml: bool) -> (Option<u8>, Extent) {
-    let line_start = super::line_start(b, at);
-    let enclosing = open_quote(b, line_start, at);
+fn shape(b: &[u8], at: usize, end: usize, yaml: bool, track: &mut Track) -> (Option<u8>, Extent) {
+    let enclosing = track.open_quote(b, at);
+    let line_start = track.line_start;
     let extent = match exec_form(b, at, end, enclosing) {
         Some(close) => Extent::List(close),
         None => match yaml.then(|| folded_indent(b, line_start, at)).flatten() {
@@ -538,6 +688,27 @@ fn reach(b: &[u8], end: usize, extent: Extent) -> Option<usize> {
             return Some(n);
         }
         i = n + 1;
+    }
+}
+
+/// [`reach`] for ends asked in increasing order: an end within the logical line found before
+/// has its end (the line is not read again for each command on it).
+#[derive(Default)]
+struct Reach(Option<(usize, usize)>);
+
+impl Reach {
+    fn of(&mut self, b: &[u8], end: usize, extent: Extent) -> Option<usize> {
+        if extent != Extent::Line {
+            return None;
+        }
+        match self.0 {
+            Some((from, to)) if from <= end && end <= to => Some(to),
+            _ => {
+                let to = reach(b, end, extent)?;
+                self.0 = Some((end, to));
+                Some(to)
+            }
+        }
     }
 }
 
@@ -971,8 +1142,7 @@ fn variable_uses(text: &str, name: &str) -> Vec<(usize, usize)> {
 /// The variable a command starting at `at` is stored in: `NAME="gitlab-runner register …"`
 /// or `NAME: gitlab-runner register …` on its line, or a YAML key whose block scalar the
 /// command starts (`register_cmd: >-` on the line above).
-fn holder(b: &[u8], at: usize, yaml: bool) -> Option<&str> {
-    let line_start = super::line_start(b, at);
+fn holder(b: &[u8], line_start: usize, at: usize, yaml: bool) -> Option<&str> {
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     let name_before = |line: &[u8], sep: &[u8]| -> Option<(usize, usize)> {
         let t = line.trim_ascii_start();
@@ -987,16 +1157,20 @@ fn holder(b: &[u8], at: usize, yaml: bool) -> Option<&str> {
         .or_else(|| trimmed.strip_suffix(b"'"))
         .unwrap_or(trimmed);
     if !trimmed.is_empty() {
-        // On the same line: `NAME=` (shell) or `NAME:` (YAML) right before the command.
-        for sep in [&b"="[..], b":"] {
-            if let Some((s, e)) = name_before(trimmed, sep) {
-                let rest = trimmed[e + 1..].trim_ascii();
-                if rest.is_empty() {
-                    return std::str::from_utf8(&b[line_start + s..line_start + e]).ok();
-                }
-            }
+        // On the same line: `NAME=` (shell) or `NAME:` (YAML) right before the command, and
+        // only blanks before the name. Read from the command back (not from the line's start:
+        // a line may hold thousands of commands).
+        let t = trimmed.trim_ascii_end();
+        let (&sep, t) = t.split_last()?;
+        if sep != b'=' && sep != b':' {
+            return None;
         }
-        return None;
+        let n = t.iter().rev().take_while(|&&c| ident(c)).count();
+        let s = t.len() - n;
+        if n == 0 || !t[..s].iter().all(u8::is_ascii_whitespace) {
+            return None;
+        }
+        return std::str::from_utf8(&b[line_start + s..line_start + t.len()]).ok();
     }
     if !yaml || line_start == 0 {
         return None;
@@ -1154,11 +1328,10 @@ fn words(text: &str, i: usize, enclosing: Option<u8>, folded: Option<usize>) -> 
     words_into(
         text,
         i,
-        enclosing,
-        folded,
+        (enclosing, folded, false),
         &mut |w| out.push(w),
         &mut String::new(),
-        false,
+        &mut Groups::default(),
     );
     out
 }
@@ -1168,14 +1341,12 @@ fn words(text: &str, i: usize, enclosing: Option<u8>, folded: Option<usize>) -> 
 fn words_into<'t>(
     text: &'t str,
     mut i: usize,
-    enclosing: Option<u8>,
-    folded: Option<usize>,
+    (enclosing, folded, to_subcommand): (Option<u8>, Option<usize>, bool),
     out: &mut impl FnMut(Word<'t>),
     word: &mut String,
-    to_subcommand: bool,
+    groups: &mut Groups,
 ) {
     let b = text.as_bytes();
-    let mut groups = Groups::default();
     loop {
         // Blanks and line continuations.
         loop {
@@ -1230,7 +1401,7 @@ fn words_into<'t>(
                     i += ch.len_utf8();
                 }
                 None => {
-                    if let Some(close) = group_end(b, i, &mut groups) {
+                    if let Some(close) = group_end(b, i, groups) {
                         if !as_written {
                             word.push_str(&text[i..close]);
                         }
@@ -1690,6 +1861,30 @@ mod tests {
             let every: Vec<(usize, bool)> =
                 all.iter().map(|c| (c.program.start, c.alias)).collect();
             proptest::prop_assert!(some.iter().all(|p| every.contains(p)), "{:?}", text);
+        }
+    }
+
+    proptest::proptest! {
+        /// The quote state read on from the offset before is the one read from the line's
+        /// start, and so is the logical line's end ([`Track`], [`Reach`]).
+        #[test]
+        fn quotes_and_ends_read_on_agree(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "\"", "'", "\\", "a", "x'", " ", "\n", "\\\n", "`\n", "é",
+            ]), 0..40),
+        ) {
+            let text = parts.concat();
+            let b = text.as_bytes();
+            let (mut track, mut reaches) = (Track::default(), Reach::default());
+            for at in (0..b.len()).filter(|&i| text.is_char_boundary(i)) {
+                let line_start = b[..at].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+                proptest::prop_assert_eq!(
+                    track.open_quote(b, at), open_quote(b, line_start, at), "{:?} {}", text, at
+                );
+                proptest::prop_assert_eq!(
+                    reaches.of(b, at, Extent::Line), reach(b, at, Extent::Line), "{:?}", text
+                );
+            }
         }
     }
 

@@ -298,9 +298,12 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             || {
                 let text = self.src.text.as_bytes();
                 let mut found = self.find_commands(program, subcommand, Some(flags));
+                // The commands of one line share its end: the line is read once for them.
+                let mut witness = cmdline::DashWitness::default();
                 found.retain(|c| {
-                    c.args_reach()
-                        .is_none_or(|(from, to)| cmdline::dash_heads(&text[from..to]) & flags != 0)
+                    c.args_reach().is_none_or(|(from, to)| {
+                        witness.holds(text, from, to, |l, i| cmdline::dash_head_at(l, i, flags))
+                    })
                 });
                 Rc::new(found)
             },
