@@ -337,3 +337,31 @@ fn ts_member(text: &str, at: usize, end: usize) -> bool {
     let rest = &text[end..];
     (lead.is_empty() || lead == "readonly") && (rest.starts_with(':') || rest.starts_with("?:"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owners_and_receivers_say_the_resource() {
+        let zod = "export const GitLabMergeRequestSchema = z.object({\n  iid: z.number(),\n  merge_status: z.string(),\n});\n";
+        let at = zod.find("merge_status").unwrap();
+        assert_eq!(owner_name(zod, at), Some("GitLabMergeRequestSchema"));
+        let go = "type gitlabMR struct {\n\tMergedBy *User `json:\"merged_by\"`\n}\n";
+        let at = go.find("merged_by").unwrap();
+        assert!(Resource::MergeRequest.names_type(owner_name(go, at).unwrap()));
+        let t = "x = mrs[0][\"merged_by\"]";
+        let at = t.find('[').unwrap();
+        assert_eq!(receiver_name(t, at + 3), Some("mrs"));
+        for v in ["mr", "merge_request", "mergeRequest", "current_mr", "mrList"] {
+            assert!(Resource::MergeRequest.names_variable(v), "{v}");
+        }
+        for v in ["pr", "mergeResult", "summary", "merger"] {
+            assert!(!Resource::MergeRequest.names_variable(v), "{v}");
+        }
+        assert_eq!(
+            cased_forms("merge_status"),
+            [Some("MergeStatus".into()), Some("mergeStatus".into())]
+        );
+    }
+}

@@ -194,8 +194,7 @@ impl Resource {
             Resource::MergeRequestApprovals => "Approval",
         };
         // The merge request's short name as a word of the type's (`gitlabMR`, `MrDetails`).
-        let short = self == Resource::MergeRequest
-            && ident_words(name).iter().any(|w| w == "mr");
+        let short = self == Resource::MergeRequest && ident_words(name).iter().any(|w| w == "mr");
         let other = [
             "Manager",
             "Job",
