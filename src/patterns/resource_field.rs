@@ -141,15 +141,21 @@ impl ResourceField {
         let path = self.resource.path_segment();
         let shows = |t: &str| {
             PLATFORM.iter().any(|w| t.contains(w))
-                || path.is_some_and(|p| t.contains(&format!("/{p}")) || t.contains(&format!("{p}/")))
+                || path.is_some_and(|p| {
+                    t.match_indices(p).any(|(i, _)| {
+                        t[..i].ends_with('/') || t[i + p.len()..].starts_with('/')
+                    })
+                })
         };
         let names_other = |t: &str| OTHER_PLATFORMS.iter().any(|w| t.contains(w));
+        // What the prefilter's pass knows first: the platform's names are its literals.
         let file_shows = PLATFORM.iter().any(|w| ctx.contains(w))
             || path.is_some_and(|p| ctx.contains(p) && shows(text));
         if !file_shows {
             return;
         }
-        let other = names_other(text);
+        // Asked only where a field is in its role (most files have none).
+        let other = std::cell::LazyCell::new(|| names_other(text));
         let [pascal, camel] = cased_forms(&self.name);
         let getter = pascal.as_ref().map(|p| format!("get{p}"));
         let forms = [Some(self.name.clone()), pascal, camel, getter];
@@ -158,12 +164,12 @@ impl ResourceField {
                 let end = at + form.len();
                 if at == 0
                     || out.iter().any(|h| h.start == at)
-                    || ctx.src.in_comment(at)
                     || !self.in_role(text, at, end, form == &self.name)
+                    || ctx.src.in_comment(at)
                 {
                     continue;
                 }
-                if other {
+                if *other {
                     let (a, b) = (at.saturating_sub(REGION), (end + REGION).min(text.len()));
                     let (a, b) = (floor(text, a), floor(text, b));
                     let near = &text[a..b];

@@ -129,8 +129,6 @@ pub struct FileCtx<'s, 'a> {
     json_objects: OnceCell<Vec<(usize, usize)>>,
     type_boundaries: OnceCell<Vec<(usize, usize)>>,
     rest_api_base: OnceCell<bool>,
-    /// The strings the code builds from several literals ([`rest::joined_strings`]), read once.
-    joined_strings: OnceCell<Vec<(usize, usize, String)>>,
     /// Parsed command lines, by (program, subcommand).
     commands: Memo<(String, String), Rc<Vec<cmdline::Command<'a>>>>,
     /// The commands of a (program, subcommand) whose line may hold some of a set of flags, by
@@ -190,7 +188,6 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             json_objects: OnceCell::new(),
             type_boundaries: OnceCell::new(),
             rest_api_base: OnceCell::new(),
-            joined_strings: OnceCell::new(),
             commands: Memo::default(),
             flagged: Memo::default(),
             occurrences: Memo::default(),
@@ -402,13 +399,6 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             || (template.to_string(), api, prefix),
             || Rc::new(rest::calls(template, api, prefix, self)),
         )
-    }
-
-    /// The strings the code builds from several literals, in order ([`rest::joined_strings`]):
-    /// read once per file, when a path is first looked for in them.
-    pub fn joined_strings(&self) -> &[(usize, usize, String)] {
-        self.joined_strings
-            .get_or_init(|| rest::joined_strings(self.src.text))
     }
 
     /// Does the file spell out the REST API base (`BASE = ".../api/v4"`, `CI_API_V4_URL`), or

@@ -196,47 +196,71 @@ fn relative_segment(base: &str) -> bool {
 /// `#{id}`) too: concatenation (`"/projects/" + id + "/runners"`, `'/a/' . $id . '/b'`) and
 /// adjacent literals (Python's and Ruby's `f"{base}/projects/{pid}/" f"merge_requests"`), on one
 /// line or over a few (a parenthesised string split over lines). Literals are read line by line
-/// (a quote that does not close on its line opens no literal). Read once per code file that
-/// may call an endpoint. Returns (byte offset of the first piece, end of the last piece, joined
+/// (a quote that does not close on its line opens no literal). Read from the lines around a
+/// path ([`joined_strings_near`]). Returns (byte offset of the first piece, end of the last piece, joined
 /// text), in order, for strings of two pieces or more that hold a `/`.
 pub fn joined_strings(text: &str) -> Vec<(usize, usize, String)> {
     let mut out: Vec<(usize, usize, String)> = Vec::new();
-    // The current chain: its start, its text, where the last piece ended, its pieces.
-    let mut chain: Option<(usize, String, usize, usize)> = None;
-    let mut flush = |chain: Option<(usize, String, usize, usize)>| {
-        if let Some((start, joined, last, pieces)) = chain
-            && pieces > 1
-            && joined.contains('/')
-        {
-            out.push((start, last - 1, joined));
+    // The current chain's pieces: (opening quote, closing quote, an expression before it).
+    let mut chain: Vec<(usize, usize, bool)> = Vec::new();
+    let flush = |chain: &mut Vec<(usize, usize, bool)>, out: &mut Vec<_>| {
+        if chain.len() > 1 && chain.iter().any(|&(o, c, _)| text[o + 1..c].contains('/')) {
+            let mut joined = String::new();
+            for &(open, close, expression) in chain.iter() {
+                if expression {
+                    joined.push_str("{}");
+                }
+                push_interpolated(&mut joined, &text[open + 1..close]);
+            }
+            out.push((chain[0].0 + 1, chain[chain.len() - 1].1, joined));
         }
+        chain.clear();
     };
     for (open, close) in string_literals(text) {
-        let piece = &text[open + 1..close];
-        let joined = match &mut chain {
-            Some((_, joined, last, pieces)) => {
-                let between = &text[*last..open];
-                let join = joins(between);
-                if let Some(expression) = join {
-                    if expression {
-                        joined.push_str("{}");
-                    }
-                    push_interpolated(joined, piece);
-                    *last = close + 1;
-                    *pieces += 1;
-                }
-                join.is_some()
+        let join = chain
+            .last()
+            .and_then(|&(_, last, _)| joins(&text[last + 1..open]));
+        match join {
+            Some(expression) => chain.push((open, close, expression)),
+            None => {
+                flush(&mut chain, &mut out);
+                chain.push((open, close, false));
             }
-            None => false,
-        };
-        if !joined {
-            flush(chain.take());
-            let mut first = String::with_capacity(piece.len());
-            push_interpolated(&mut first, piece);
-            chain = Some((open + 1, first, close + 1, 1));
         }
     }
-    flush(chain);
+    flush(&mut chain, &mut out);
+    out
+}
+
+/// How many lines before and after a path's line a string built over lines is read from.
+const BUILT_LINES: usize = 6;
+
+/// [`joined_strings`] of the lines around `at` ([`BUILT_LINES`] either side), at their offsets
+/// in `text`: only the code near a path is lexed, in a file that writes a path at all.
+fn joined_strings_near(text: &str, at: usize) -> Vec<(usize, usize, String)> {
+    let b = text.as_bytes();
+    let mut start = line_start(b, at);
+    for _ in 0..BUILT_LINES {
+        if start == 0 {
+            break;
+        }
+        start = line_start(b, start - 1);
+    }
+    let mut end = at;
+    for _ in 0..=BUILT_LINES {
+        match memchr::memchr(b'\n', &b[end..]) {
+            Some(i) => end += i + 1,
+            None => {
+                end = b.len();
+                break;
+            }
+        }
+    }
+    let mut out = joined_strings(&text[start..end]);
+    for (s, e, _) in &mut out {
+        *s += start;
+        *e += start;
+    }
     out
 }
 
@@ -933,7 +957,7 @@ pub fn calls<'a>(
         // In code, a URL may be built from several literals (concatenated, adjacent, over a
         // few lines): the joined view wins.
         if code_like {
-            let built = ctx.joined_strings();
+            let built = joined_strings_near(text, at);
             let first = built.partition_point(|(_, end, _)| *end <= at);
             let mut covered = false;
             for (start, end, joined) in built[first..].iter().take_while(|(s, _, _)| *s <= at) {
