@@ -35,13 +35,25 @@ impl PatternKind for ResourceField {
         self.name.clone()
     }
 
-    /// The resource's type name or a characteristic key must be in the file too.
+    /// The name as written, and a name of several words as code in other cases writes it:
+    /// `MergeStatus` (a Go or C# member, gitlab4j's `getMergeStatus()`) and `mergeStatus`.
+    fn anchors(&self) -> Vec<String> {
+        let mut v = vec![self.name.clone()];
+        v.extend(cased_forms(&self.name).into_iter().flatten());
+        v
+    }
+
+    /// The resource's type name or a characteristic key must be in the file too, or the
+    /// platform's name (a variable named for the resource is read in a file that names it).
     fn context_anchors(&self) -> Vec<String> {
-        match self.resource {
+        let mut v: Vec<String> = match self.resource {
             Resource::Runner => vec!["Runner".into(), "runner_type".into(), "is_shared".into()],
             Resource::MergeRequest => vec!["MergeRequest".into(), "source_branch".into()],
             Resource::MergeRequestApprovals => vec!["Approval".into(), "approvals_".into()],
-        }
+        };
+        v.extend(self.resource.path_segment().map(str::to_string));
+        v.extend(PLATFORM.iter().map(|w| w.to_string()));
+        v
     }
 
     fn describe(&self) -> String {
@@ -96,8 +108,200 @@ impl PatternKind for ResourceField {
                 out.push(Hit::new(at, end, self.name.clone()));
             }
         }
+        if !json {
+            self.detect_with_evidence(ctx, &mut out);
+        }
         out
     }
+}
+
+/// The platform's names, as files write them.
+const PLATFORM: [&str; 5] = ["gitlab", "GitLab", "Gitlab", "GITLAB", "gid://gitlab/"];
+
+/// Other platforms whose objects have fields of the same names (GitHub's `merged_by`, Azure
+/// DevOps' `MergeStatus`): a file that names one needs the evidence near the field.
+const OTHER_PLATFORMS: [&str; 10] = [
+    "github", "GitHub", "Github", "GITHUB", "bitbucket", "Bitbucket", "gitea", "Gitea", "azure",
+    "Azure",
+];
+
+/// How far around a field its evidence is looked for, in a file that names another platform.
+const REGION: usize = 1500;
+
+impl ResourceField {
+    /// The field in any role, where the file shows the platform's resource: a key of a
+    /// declaration named for it (`type gitlabMR struct`, `const GitLabMergeRequest =
+    /// z.object({`, `class MergeRequest(BaseModel)`), or a read of a variable named for it
+    /// (`mr.get("merge_status")`, `mr["merged_by"]`, `mr.merge_status`, `mr.getMergeStatus()`,
+    /// `mr.MergeStatus`); in a file that names the platform or writes the resource's API path
+    /// (`/merge_requests`). In a file that names another platform too, that evidence must be
+    /// near the field and the other platform not.
+    fn detect_with_evidence(&self, ctx: &FileCtx, out: &mut Vec<Hit>) {
+        let text = ctx.src.text;
+        let path = self.resource.path_segment();
+        let shows = |t: &str| {
+            PLATFORM.iter().any(|w| t.contains(w))
+                || path.is_some_and(|p| {
+                    t.match_indices(p).any(|(i, _)| {
+                        t[..i].ends_with('/') || t[i + p.len()..].starts_with('/')
+                    })
+                })
+        };
+        let names_other = |t: &str| OTHER_PLATFORMS.iter().any(|w| t.contains(w));
+        // What the prefilter's pass knows first: the platform's names are its literals.
+        let file_shows = PLATFORM.iter().any(|w| ctx.contains(w))
+            || path.is_some_and(|p| ctx.contains(p) && shows(text));
+        if !file_shows {
+            return;
+        }
+        // Asked only where a field is in its role (most files have none).
+        let other = std::cell::LazyCell::new(|| names_other(text));
+        let [pascal, camel] = cased_forms(&self.name);
+        let getter = pascal.as_ref().map(|p| format!("get{p}"));
+        let forms = [Some(self.name.clone()), pascal, camel, getter];
+        for form in forms.iter().flatten() {
+            for at in ctx.word_offsets(form, WordBytes::Ident) {
+                let end = at + form.len();
+                if at == 0
+                    || out.iter().any(|h| h.start == at)
+                    || !self.in_role(text, at, end, form == &self.name)
+                    || ctx.src.in_comment(at)
+                {
+                    continue;
+                }
+                if *other {
+                    let (a, b) = (at.saturating_sub(REGION), (end + REGION).min(text.len()));
+                    let (a, b) = (floor(text, a), floor(text, b));
+                    let near = &text[a..b];
+                    if !shows(near) || names_other(near) {
+                        continue;
+                    }
+                }
+                out.push(Hit::new(at, end, self.name.clone()));
+            }
+        }
+        out.sort_by_key(|h| h.start);
+    }
+
+    /// Is the word at `at..end` this resource's field: a key of a declaration named for the
+    /// resource (`snake`: the name as the API writes it), or read from a variable named for it?
+    fn in_role(&self, text: &str, at: usize, end: usize, snake: bool) -> bool {
+        let b = text.as_bytes();
+        if snake
+            && (go_tag(text, at, end) || ts_member(text, at, end) || literal_key(text, at, end))
+        {
+            return owner_name(text, at).is_some_and(|o| self.resource.names_type(o));
+        }
+        // The receiver's end: `mr.x`, `mr["x"]`, `mr[:x]`, `mr.get("x")`, `mr.getX()`.
+        let quoted = matches!(b[at - 1], b'"' | b'\'') && b.get(end) == Some(&b[at - 1]);
+        let dot = if b[at - 1] == b'.' {
+            // A getter is called (`mr.getMergeStatus()`); a member is read.
+            let call = text[end..].starts_with("()");
+            (call == text[at..end].starts_with("get")).then_some(at - 1)
+        } else if snake && quoted {
+            let lead = &text[..at - 1];
+            let after = &text[end + 1..];
+            [".get(", ".fetch(", ".dig(", ".getString(", ".path("]
+                .iter()
+                .find(|c| lead.ends_with(*c) && after.starts_with([')', ',']))
+                .map(|c| at - 1 - c.len())
+                .or_else(|| (lead.ends_with('[') && after.starts_with(']')).then(|| at - 2))
+        } else if snake && b[at - 1] == b':' && text[..at - 1].ends_with('[') {
+            Some(at - 2)
+        } else {
+            None
+        };
+        dot.and_then(|d| receiver_name(text, d))
+            .is_some_and(|r| self.resource.names_variable(r))
+    }
+}
+
+/// `merge_status` as other code writes it: `MergeStatus`, `mergeStatus` (none for one word).
+fn cased_forms(name: &str) -> [Option<String>; 2] {
+    if !name.contains('_') {
+        return [None, None];
+    }
+    let pascal: String = name
+        .split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect();
+    let mut camel = pascal.clone();
+    camel[..1].make_ascii_lowercase();
+    [Some(pascal), Some(camel)]
+}
+
+fn floor(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The variable an access at `dot` reads (`mr` of `mr.x`, `mrs[0].x`, `this.mr.x`, `mr["a"]`
+/// chained: `mr["merged_by"]["username"]`'s first access).
+fn receiver_name(text: &str, dot: usize) -> Option<&str> {
+    let b = text.as_bytes();
+    let mut end = dot;
+    // An element of a list: `mrs[0]`.
+    if end > 0 && b[end - 1] == b']' {
+        let open = text[..end - 1].rfind('[')?;
+        if end - open > 12 {
+            return None;
+        }
+        end = open;
+    }
+    let start = text[..end]
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '@'))
+        .map_or(0, |i| i + 1);
+    let name = text[start..end].trim_start_matches(['$', '@']);
+    (!name.is_empty()).then_some(name)
+}
+
+/// The name of the declaration whose body holds `at`, read from indentation: the nearest line
+/// above that is indented less (`type gitlabMR struct {`, `export const GitLabMergeRequest =
+/// z.object({`, `class MergeRequest(BaseModel):`, `interface MR {`).
+fn owner_name(text: &str, at: usize) -> Option<&str> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut end = text[..at].rfind('\n')?;
+    let own = indent(&text[end + 1..at]);
+    for _ in 0..80 {
+        let start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        let line = &text[start..end];
+        if !line.trim().is_empty() && indent(line) < own {
+            return declared_name(line.trim());
+        }
+        if start == 0 {
+            return None;
+        }
+        end = start - 1;
+    }
+    None
+}
+
+/// The name a declaration line gives: after `type`, `interface`, `class`, `struct`, or before
+/// its `=`.
+fn declared_name(line: &str) -> Option<&str> {
+    fn ident(t: &str) -> Option<&str> {
+        let t = t.trim_start();
+        let e = t
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(t.len());
+        (e > 0).then(|| &t[..e])
+    }
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if let Some(i) = words
+        .iter()
+        .position(|w| matches!(*w, "type" | "interface" | "class" | "struct" | "record"))
+    {
+        return words.get(i + 1).and_then(|w| ident(w));
+    }
+    let (lhs, _) = line.split_once('=')?;
+    lhs.split_whitespace().last().and_then(ident)
 }
 
 impl ResourceField {
@@ -111,7 +315,7 @@ impl ResourceField {
 
 /// Does the file mention the platform at all (`gitlab`, `GitLab`, `Gitlab`)?
 fn mentions_platform(text: &str) -> bool {
-    ["gitlab", "GitLab", "Gitlab", "GITLAB"]
+    PLATFORM
         .iter()
         .any(|w| memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some())
 }
@@ -138,4 +342,32 @@ fn ts_member(text: &str, at: usize, end: usize) -> bool {
     let lead = text[line_start..at].trim();
     let rest = &text[end..];
     (lead.is_empty() || lead == "readonly") && (rest.starts_with(':') || rest.starts_with("?:"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owners_and_receivers_say_the_resource() {
+        let zod = "export const GitLabMergeRequestSchema = z.object({\n  iid: z.number(),\n  merge_status: z.string(),\n});\n";
+        let at = zod.find("merge_status").unwrap();
+        assert_eq!(owner_name(zod, at), Some("GitLabMergeRequestSchema"));
+        let go = "type gitlabMR struct {\n\tMergedBy *User `json:\"merged_by\"`\n}\n";
+        let at = go.find("merged_by").unwrap();
+        assert!(Resource::MergeRequest.names_type(owner_name(go, at).unwrap()));
+        let t = "x = mrs[0][\"merged_by\"]";
+        let at = t.find('[').unwrap();
+        assert_eq!(receiver_name(t, at + 3), Some("mrs"));
+        for v in ["mr", "merge_request", "mergeRequest", "current_mr", "mrList"] {
+            assert!(Resource::MergeRequest.names_variable(v), "{v}");
+        }
+        for v in ["pr", "mergeResult", "summary", "merger"] {
+            assert!(!Resource::MergeRequest.names_variable(v), "{v}");
+        }
+        assert_eq!(
+            cased_forms("merge_status"),
+            [Some("MergeStatus".into()), Some("mergeStatus".into())]
+        );
+    }
 }

@@ -97,12 +97,23 @@ fn string_literals(ctx: &FileCtx) -> Vec<(usize, usize, bool)> {
     let comments = ctx.src.comments();
     let mut next_comment = 0;
     let mut out = Vec::new();
+    // Heredocs (Ruby, PHP) are literals too, and no quote inside one opens another.
+    let heredocs = heredocs(ctx);
+    let mut next_heredoc = 0;
     let mut i = 0;
     while i < b.len() {
         let Some(j) = memchr::memchr3(b'"', b'\'', b'`', &b[i..]) else {
             break;
         };
         i += j;
+        while next_heredoc < heredocs.len() && heredocs[next_heredoc].1 <= i {
+            out.push((heredocs[next_heredoc].0, heredocs[next_heredoc].1, false));
+            next_heredoc += 1;
+        }
+        if heredocs.get(next_heredoc).is_some_and(|&(s, _)| s <= i) {
+            i = heredocs[next_heredoc].1;
+            continue;
+        }
         let c = b[i];
         while next_comment < comments.len() && comments[next_comment].1 <= i {
             next_comment += 1;
@@ -122,6 +133,66 @@ fn string_literals(ctx: &FileCtx) -> Vec<(usize, usize, bool)> {
         let close = closing_quote(b, i + 1, c);
         out.push((i + 1, close, c == b'`'));
         i = close + 1;
+    }
+    out.extend(heredocs[next_heredoc..].iter().map(|&(s, e)| (s, e, false)));
+    out
+}
+
+/// The bodies of the heredocs of a Ruby or PHP file (`<<~GRAPHQL`, `<<-EOS`, `<<SQL`,
+/// `<<<'GQL'`): from the line after the opener to the line that holds the closing word alone
+/// (PHP: or followed by `;` or `,`). Not in comments. Empty in other files.
+pub(super) fn heredocs(ctx: &FileCtx) -> Vec<(usize, usize)> {
+    let path = ctx.src.path;
+    let php = path.ends_with(".php");
+    if !(php || path.ends_with(".rb") || path.ends_with(".rake")) || !ctx.contains("<<") {
+        return Vec::new();
+    }
+    let text = ctx.src.text;
+    let b = text.as_bytes();
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for at in memchr::memmem::find_iter(b, b"<<") {
+        if out.last().is_some_and(|&(_, end)| at < end) || (at > 0 && b[at - 1] == b'<') {
+            continue;
+        }
+        let mut k = at + 2;
+        if php {
+            if b.get(k) != Some(&b'<') {
+                continue;
+            }
+            k += 1;
+        } else if matches!(b.get(k), Some(b'~' | b'-')) {
+            k += 1;
+        }
+        let quote = matches!(b.get(k), Some(b'\'' | b'"')).then(|| b[k]);
+        k += usize::from(quote.is_some());
+        let word_end = (k..b.len())
+            .find(|&j| !(b[j].is_ascii_alphanumeric() || b[j] == b'_'))
+            .unwrap_or(b.len());
+        // The closing word: upper-case (`a <<b` is a shift), its quote closed.
+        if word_end == k
+            || !b[k].is_ascii_uppercase()
+            || quote.is_some_and(|q| b.get(word_end) != Some(&q))
+            || ctx.src.in_comment(at)
+        {
+            continue;
+        }
+        let word = &text[k..word_end];
+        let Some(body) = memchr::memchr(b'\n', &b[word_end..]).map(|j| word_end + j + 1) else {
+            continue;
+        };
+        let mut line = body;
+        let end = loop {
+            let line_end = memchr::memchr(b'\n', &b[line..]).map_or(b.len(), |j| line + j);
+            let t = text[line..line_end].trim();
+            let closes = t
+                .strip_prefix(word)
+                .is_some_and(|r| r.is_empty() || (php && r.starts_with([';', ',', ')'])));
+            if closes || line_end == b.len() {
+                break if closes { line } else { b.len() };
+            }
+            line = line_end + 1;
+        };
+        out.push((body, end));
     }
     out
 }
@@ -245,7 +316,13 @@ pub fn may_hold_documents(ctx: &FileCtx) -> bool {
             memchr::memmem::find_iter(&b[start..], k.as_bytes()).any(|at| may_start(start + at))
         })
     });
-    keyword || (mentions_graphql(text) && memchr::memchr_iter(b'{', b).any(&mut may_start))
+    keyword
+        || (mentions_graphql(text) && memchr::memchr_iter(b'{', b).any(&mut may_start))
+        || heredocs(ctx).iter().any(|&(s, e)| {
+            let t = document_start(&text[s..e], false);
+            DOCUMENT_KEYWORDS.iter().any(|k| t.starts_with(k))
+                || (t.starts_with('{') && mentions_graphql(text))
+        })
 }
 
 /// The words a document in code may start with.

@@ -128,8 +128,8 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
     // `relative`: `'user/runners'`, a path relative to the API, whose first segment is a word,
     // not a host (`gitlab.example.com/…`, `localhost/…`), a variable (`$BASE/…`, `{base}/…`) or
     // a placeholder (`%s/…`). Its path is not the part after that word.
-    let (path, api, relative) = if let Some(i) = before_query.find("/api/v4") {
-        (&before_query[i + 7..], true, false)
+    let (path, api, relative) = if let Some(i) = api_v4_at(before_query) {
+        (&before_query[i + 6..], true, false)
     } else {
         let after_scheme = before_query
             .strip_prefix("https://")
@@ -159,6 +159,27 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
     }
 }
 
+/// Where `api/v4` starts in a URL word, as the API's base: after a `/`, at the start of a
+/// relative path (`"api/v4/projects/%d"`), or right after a placeholder or interpolation
+/// (`%sapi/v4`, `{base}api/v4`); and followed by `/` or nothing.
+fn api_v4_at(word: &str) -> Option<usize> {
+    let b = word.as_bytes();
+    word.match_indices("api/v4").map(|(i, _)| i).find(|&i| {
+        let before = i == 0
+            || matches!(b[i - 1], b'/' | b'}')
+            || (i >= 2 && b[i - 2] == b'%' && b[i - 1].is_ascii_alphabetic());
+        before && matches!(b.get(i + 6), None | Some(b'/' | b'?'))
+    })
+}
+
+/// Does a built string start as a relative path (`projects/{}/merge_requests`): its first word,
+/// before a `/`, a path segment ([`relative_segment`])?
+fn relative_start(joined: &str) -> bool {
+    joined
+        .split_once('/')
+        .is_some_and(|(base, _)| relative_segment(base))
+}
+
 /// Is the text before a path's first `/` the path's own first segment (a lower-case word:
 /// `user` of `user/runners`) rather than where the path is (a host, a variable, an API base)?
 fn relative_segment(base: &str) -> bool {
@@ -170,60 +191,174 @@ fn relative_segment(base: &str) -> bool {
         && !base.contains("api")
 }
 
-/// One line's string literals joined across concatenation (`"/projects/" + id + "/runners"`,
-/// `'/a/' . $id . '/b'`), with each joined expression written `{}`: the URL the code builds.
-/// Returns (byte offset of the first piece, end of the last piece, joined text).
-pub fn joined_strings(line: &str) -> Vec<(usize, usize, String)> {
-    let b = line.as_bytes();
+/// The string literals of a text joined into the strings the code builds, with each joined
+/// expression written `{}` and each interpolation (`{pid}`, `${encodeURIComponent(id)}`,
+/// `#{id}`) too: concatenation (`"/projects/" + id + "/runners"`, `'/a/' . $id . '/b'`) and
+/// adjacent literals (Python's and Ruby's `f"{base}/projects/{pid}/" f"merge_requests"`), on one
+/// line or over a few (a parenthesised string split over lines). Literals are read line by line
+/// (a quote that does not close on its line opens no literal). Read from the lines around a
+/// path ([`joined_strings_near`]). Returns (byte offset of the first piece, end of the last piece, joined
+/// text), in order, for strings of two pieces or more that hold a `/`.
+pub fn joined_strings(text: &str) -> Vec<(usize, usize, String)> {
     let mut out: Vec<(usize, usize, String)> = Vec::new();
-    let mut i = 0;
-    // The current chain: its start, its text, and where the last piece ended.
-    let mut chain: Option<(usize, String, usize)> = None;
-    let mut pieces = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'"' || c == b'\'' || c == b'`' {
-            let Some(close) = b[i + 1..].iter().position(|&x| x == c).map(|j| i + 1 + j) else {
-                break;
-            };
-            let piece = &line[i + 1..close];
-            match &mut chain {
-                Some((_, text, last)) if joined_by_operator(&line[*last..i]) => {
-                    // An expression between the pieces stands for one path parameter.
-                    if !line[*last..i]
-                        .trim()
-                        .trim_matches(['+', '.', '<', '>'])
-                        .trim()
-                        .is_empty()
-                    {
-                        text.push_str("{}");
-                    }
-                    text.push_str(piece);
-                    *last = close + 1;
-                    pieces += 1;
+    // The current chain's pieces: (opening quote, closing quote, an expression before it).
+    let mut chain: Vec<(usize, usize, bool)> = Vec::new();
+    let flush = |chain: &mut Vec<(usize, usize, bool)>, out: &mut Vec<_>| {
+        if chain.len() > 1 && chain.iter().any(|&(o, c, _)| text[o + 1..c].contains('/')) {
+            let mut joined = String::new();
+            for &(open, close, expression) in chain.iter() {
+                if expression {
+                    joined.push_str("{}");
                 }
-                _ => {
-                    if let Some((start, text, last)) = chain.take()
-                        && pieces > 1
-                    {
-                        out.push((start, last - 1, text));
-                    }
-                    chain = Some((i + 1, piece.to_string(), close + 1));
-                    pieces = 1;
-                }
+                push_interpolated(&mut joined, &text[open + 1..close]);
             }
-            i = close + 1;
-        } else {
-            i += 1;
+            out.push((chain[0].0 + 1, chain[chain.len() - 1].1, joined));
+        }
+        chain.clear();
+    };
+    for (open, close) in string_literals(text) {
+        let join = chain
+            .last()
+            .and_then(|&(_, last, _)| joins(&text[last + 1..open]));
+        match join {
+            Some(expression) => chain.push((open, close, expression)),
+            None => {
+                flush(&mut chain, &mut out);
+                chain.push((open, close, false));
+            }
         }
     }
-    if let Some((start, text, last)) = chain
-        && pieces > 1
-    {
-        out.push((start, last - 1, text));
-    }
-    out.retain(|(_, _, t)| t.contains('/'));
+    flush(&mut chain, &mut out);
     out
+}
+
+/// How many lines before and after a path's line a string built over lines is read from.
+const BUILT_LINES: usize = 6;
+
+/// [`joined_strings`] of the lines around `at` ([`BUILT_LINES`] either side), at their offsets
+/// in `text`: only the code near a path is lexed, in a file that writes a path at all.
+fn joined_strings_near(text: &str, at: usize) -> Vec<(usize, usize, String)> {
+    let b = text.as_bytes();
+    let mut start = line_start(b, at);
+    for _ in 0..BUILT_LINES {
+        if start == 0 {
+            break;
+        }
+        start = line_start(b, start - 1);
+    }
+    let mut end = at;
+    for _ in 0..=BUILT_LINES {
+        match memchr::memchr(b'\n', &b[end..]) {
+            Some(i) => end += i + 1,
+            None => {
+                end = b.len();
+                break;
+            }
+        }
+    }
+    let mut out = joined_strings(&text[start..end]);
+    for (s, e, _) in &mut out {
+        *s += start;
+        *e += start;
+    }
+    out
+}
+
+/// The string literals of a text, line by line: (offset of the opening quote, offset of the
+/// closing one). A backslash escapes the next byte; a quote that does not close on its line
+/// opens nothing.
+fn string_literals(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let b = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < b.len() {
+            let c = b[i];
+            if !matches!(c, b'"' | b'\'' | b'`') {
+                i += 1;
+                continue;
+            }
+            let mut j = i + 1;
+            while j < b.len() && b[j] != c && b[j] != b'\n' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            if j < b.len() && b[j] == c {
+                let open = i;
+                i = j + 1;
+                return Some((open, j));
+            }
+            // Unclosed on its line: go on after it.
+            i += 1;
+        }
+        None
+    })
+}
+
+/// How the code between two string literals joins them, if it does: `Some(false)` for adjacent
+/// literals (only blanks and the next literal's prefix, `f`, `r`, `b`, `u`, `$`, `@`),
+/// `Some(true)` for a concatenation with an expression between (`+ id +`, `. $id .`), `Some(false)`
+/// for a concatenation of the two alone (`" + "`). At most two line breaks apart.
+fn joins(between: &str) -> Option<bool> {
+    if between.len() > 80 || between.bytes().filter(|&c| c == b'\n').count() > 2 {
+        return None;
+    }
+    // A comment at the end of a line between the pieces (`f"…/"  # the project`).
+    let uncommented: String;
+    let between = if between.contains('\n') && between.contains(['#', '/']) {
+        uncommented = between
+            .split('\n')
+            .map(|l| {
+                l.find(['#'])
+                    .or_else(|| l.find("//"))
+                    .map_or(l, |i| &l[..i])
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        uncommented.as_str()
+    } else {
+        between
+    };
+    // The next literal's prefix, where one is written right before its quote.
+    let t = between.trim_end_matches(['f', 'F', 'r', 'R', 'b', 'B', 'u', 'U', '$', '@']);
+    let t = if t.len() + 2 >= between.len() && (t.is_empty() || t.ends_with(char::is_whitespace)) {
+        t
+    } else {
+        between
+    };
+    // A line continued with `\` (Ruby, Python, shell-like code).
+    let t = t.trim().trim_end_matches('\\').trim();
+    if t.is_empty() {
+        return Some(false);
+    }
+    joined_by_operator(t).then(|| !t.trim_matches(['+', '.', '<', '>']).trim().is_empty())
+}
+
+/// `piece` added to a built string, each interpolation (`{…}`, `${…}`, `#{…}`, braces
+/// balanced) written `{}`.
+fn push_interpolated(out: &mut String, piece: &str) {
+    let mut rest = piece;
+    while let Some(i) = rest.find('{') {
+        let lead = &rest[..i];
+        let lead = lead.strip_suffix(['$', '#']).unwrap_or(lead);
+        let mut depth = 0usize;
+        let close = rest[i..].char_indices().find_map(|(k, c)| {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(i + k);
+                    }
+                }
+                _ => {}
+            }
+            None
+        });
+        let Some(close) = close else { break };
+        out.push_str(lead);
+        out.push_str("{}");
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
 }
 
 /// Is the code between two string pieces a concatenation (`+ id +`, `. $id .`, `<> id <>`)?
@@ -579,6 +714,18 @@ pub fn method_in(ctx: &str) -> Option<Method> {
             return Some(*m);
         }
     }
+    // A method handed to a request helper as a string argument of its own, written as HTTP
+    // writes it: `doRequest(ctx, "GET", url)`, `new Request('GET', $url)`.
+    for m in Method::ALL {
+        let name = m.as_str();
+        let quoted = |q: char| {
+            ctx.match_indices(name)
+                .any(|(i, _)| ctx[..i].ends_with(q) && ctx[i + name.len()..].starts_with(q))
+        };
+        if quoted('"') || quoted('\'') {
+            return Some(m);
+        }
+    }
     // httpie: `http POST url`.
     for (i, w) in words.iter().enumerate() {
         if matches!(*w, "http" | "https" | "xh")
@@ -669,21 +816,7 @@ fn literal_path(text: &str, at: usize) -> Option<(usize, usize, String)> {
 
 fn normalize_literal(lit: &str) -> Option<String> {
     let mut out = String::with_capacity(lit.len());
-    let mut rest = lit;
-    while let Some(i) = rest.find(['#', '$']) {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
-        if after.starts_with('{')
-            && let Some(close) = after.find('}')
-        {
-            out.push_str("{}");
-            rest = &after[close + 1..];
-        } else {
-            out.push_str(&rest[i..i + 1]);
-            rest = after;
-        }
-    }
-    out.push_str(rest);
+    push_interpolated(&mut out, lit);
     let ok = !out.contains(char::is_whitespace)
         && !out.contains("://")
         && out.contains(|c: char| c.is_ascii_alphabetic());
@@ -757,6 +890,10 @@ pub fn calls<'a>(
         .iter()
         .any(|e| ctx.src.path.ends_with(e));
     let mut out: Vec<Call> = Vec::new();
+    // A relative path of two fixed segments or more, one of them distinctive
+    // (`projects/%d/merge_requests/%d/changes`), is the platform's API whoever is handed it
+    // in a call that shows its method (`api.get(…)`, `requests.get(urljoin(base, …))`).
+    let specific = distinctive(template) && fixed_segments(template).nth(1).is_some();
     // `relative`: a path without `/` written for a client's request builder (`"geo_nodes"`,
     // `fmt.Sprintf("projects/%s/…")` handed to `NewRequest`): it counts only when the statement
     // hands it to one, and the builder shows the API.
@@ -779,7 +916,7 @@ pub fn calls<'a>(
         let (stmt, method) = statement(text, start, kind, hcl);
         // A path with a leading `/` counts only when the call that takes it is the builder.
         let handed = if relative {
-            hands_to_request_builder(stmt)
+            hands_to_request_builder(stmt) || (specific && method.is_some())
         } else {
             shows_api
                 || call_span(text, start)
@@ -817,20 +954,22 @@ pub fn calls<'a>(
         }
     }
     for &at in ctx.offsets(needle).iter() {
-        // In code, a URL may be built by concatenation on its line: the joined view wins.
+        // In code, a URL may be built from several literals (concatenated, adjacent, over a
+        // few lines): the joined view wins.
         if code_like {
-            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-            let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
-            let line = &text[line_start..line_end];
+            let built = joined_strings_near(text, at);
+            let first = built.partition_point(|(_, end, _)| *end <= at);
             let mut covered = false;
-            for (off, stop, joined) in joined_strings(line) {
-                let (start, end) = (line_start + off, line_start + stop);
-                if at < start || at >= end {
-                    continue;
-                }
+            for (start, end, joined) in built[first..].iter().take_while(|(s, _, _)| *s <= at) {
                 covered = true;
-                if let Some(k) = joined.find(needle) {
-                    push(start, end, &url_at(&joined, k), false);
+                let Some(k) = joined.find(needle) else {
+                    continue;
+                };
+                if relative_start(joined) {
+                    let full = format!("/{joined}");
+                    push(*start, *end, &url_at(&full, k + 1), true);
+                } else {
+                    push(*start, *end, &url_at(joined, k), false);
                 }
             }
             if covered {
@@ -848,11 +987,13 @@ pub fn calls<'a>(
         // A string literal with interpolations (`"/projects/#{url_encode project}/…"`), or a
         // relative path for a request builder (`"projects/%s/error_tracking/settings"`).
         if let Some((start, end, lit)) = literal_path(text, at) {
-            if lit.starts_with('/') {
-                push(start, end, &url_at(&lit, 0), false);
-            } else if lit.starts_with(|c: char| c.is_ascii_lowercase()) {
+            if lit.starts_with(|c: char| c.is_ascii_lowercase()) && api_v4_at(&lit) != Some(0) {
                 let full = format!("/{lit}");
                 push(start, end, &url_at(&full, 0), true);
+            } else if let Some(k) = lit.find(needle) {
+                // `/projects/{}/…`, `{}/api/v4/projects/{}/…` (an interpolation of its own
+                // holding quotes or brackets: `{mr['iid']}`).
+                push(start, end, &url_at(&lit, k), false);
             }
         }
     }
@@ -1059,6 +1200,51 @@ mod tests {
         assert!(distinctive("/runners/reset_registration_token"));
         assert!(!distinctive("/users"));
         assert!(!distinctive("/projects/:id/packages"));
+    }
+
+    #[test]
+    fn strings_built_from_adjacent_literals_over_lines() {
+        let py = "url = f\"{base}/api/v4/projects/{pid}/\" f\"merge_requests/{iid}/changes\"\n";
+        let built = joined_strings(py);
+        assert_eq!(built.len(), 1);
+        assert_eq!(
+            built[0].2,
+            "{}/api/v4/projects/{}/merge_requests/{}/changes"
+        );
+        let split = "url = (\n    f\"{b}/projects/{mr['project_id']}/\"  # project\n    f\"merge_requests/{iid}/changes\"\n)\n";
+        assert_eq!(
+            joined_strings(split)[0].2,
+            "{}/projects/{}/merge_requests/{}/changes"
+        );
+        let rb = "URI(\"#{@base}/projects/#{pid}/\" \\\n    \"merge_requests/#{iid}/changes\")";
+        assert_eq!(
+            joined_strings(rb)[0].2,
+            "{}/projects/{}/merge_requests/{}/changes"
+        );
+        let js = "api.get(\n  \"/projects/\" +\n    encodeURIComponent(p) +\n    \"/runners\",\n);";
+        assert_eq!(joined_strings(js)[0].2, "/projects/{}/runners");
+        // Separate statements, list elements and far-apart lines are not one string.
+        assert!(joined_strings("a = \"/x/\"\nb = \"y/z\"\n").is_empty());
+        assert!(joined_strings("[\"projects/1/\",\n \"merge_requests/2\"]").is_empty());
+        assert!(joined_strings("x(\"/a/\"\n\n\n\n\"b/c\")").is_empty());
+    }
+
+    #[test]
+    fn the_api_base_without_its_leading_slash() {
+        for (word, path) in [
+            (
+                "api/v4/projects/%s/merge_requests",
+                "/projects/%s/merge_requests",
+            ),
+            ("%sapi/v4/runners", "/runners"),
+            ("{}/api/v4/runners", "/runners"),
+        ] {
+            let u = url_at(word, 0);
+            assert!(u.api, "{word}");
+            assert_eq!(u.path, path, "{word}");
+        }
+        assert_eq!(api_v4_at("myapi/v4/runners"), None);
+        assert_eq!(api_v4_at("/api/v40/runners"), None);
     }
 
     #[test]

@@ -193,6 +193,8 @@ impl Resource {
             Resource::MergeRequest => "MergeRequest",
             Resource::MergeRequestApprovals => "Approval",
         };
+        // The merge request's short name as a word of the type's (`gitlabMR`, `MrDetails`).
+        let short = self == Resource::MergeRequest && ident_words(name).iter().any(|w| w == "mr");
         let other = [
             "Manager",
             "Job",
@@ -206,7 +208,35 @@ impl Resource {
             "Connection",
             "Edge",
         ];
-        name.contains(word) && !other.iter().any(|o| name.contains(o))
+        (name.contains(word) || short) && !other.iter().any(|o| name.contains(o))
+    }
+
+    /// The path segment of the resource's REST endpoints, where no other platform writes it
+    /// (`merge_requests`; GitHub has runners too): written in a file, it shows the resource's API.
+    pub fn path_segment(self) -> Option<&'static str> {
+        match self {
+            Resource::Runner => None,
+            Resource::MergeRequest | Resource::MergeRequestApprovals => Some("merge_requests"),
+        }
+    }
+
+    /// Does a variable's name say it holds this resource (`mr`, `merge_request`, `mergeRequest`,
+    /// `mrs`, `current_mr`, `runner`, `approvals`)? Its words, split at `_` and case changes.
+    pub fn names_variable(self, name: &str) -> bool {
+        let words = ident_words(name);
+        let has = |w: &str| words.iter().any(|x| x == w);
+        let pair = |a: &str, b: &[&str]| {
+            words
+                .windows(2)
+                .any(|p| p[0] == a && b.contains(&p[1].as_str()))
+        };
+        match self {
+            Resource::Runner => has("runner") || has("runners"),
+            Resource::MergeRequest => {
+                has("mr") || has("mrs") || pair("merge", &["request", "requests"])
+            }
+            Resource::MergeRequestApprovals => has("approvals") || has("approval"),
+        }
     }
 
     /// Does a JSON object with these keys (its own, not nested ones) look like this resource?
@@ -226,6 +256,39 @@ impl Resource {
         Resource::MergeRequest,
         Resource::MergeRequestApprovals,
     ];
+}
+
+/// The words of an identifier, lowercased: split at `_`, `-` and at case changes (`gitlabMR`:
+/// `gitlab`, `mr`; `MRInfo`: `mr`, `info`; `merge_request`: `merge`, `request`).
+pub fn ident_words(name: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let c: Vec<char> = name.chars().collect();
+    let mut cur = String::new();
+    for i in 0..c.len() {
+        let ch = c[i];
+        if !ch.is_ascii_alphanumeric() {
+            if !cur.is_empty() {
+                words.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        let prev = i.checked_sub(1).map(|j| c[j]);
+        let next = c.get(i + 1);
+        let boundary = ch.is_ascii_uppercase()
+            && prev.is_some_and(|p| {
+                p.is_ascii_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
+            });
+        if boundary && !cur.is_empty() {
+            words.push(std::mem::take(&mut cur));
+        }
+        cur.push(ch.to_ascii_lowercase());
+    }
+    if !cur.is_empty() {
+        words.push(cur);
+    }
+    words
 }
 
 /// What a file shows of the SDKs: the ones it imports, Go package names, and the kinds of its
