@@ -897,44 +897,53 @@ pub fn calls<'a>(
     // `relative`: a path without `/` written for a client's request builder (`"geo_nodes"`,
     // `fmt.Sprintf("projects/%s/…")` handed to `NewRequest`): it counts only when the statement
     // hands it to one, and the builder shows the API.
-    let mut push = |start: usize, end: usize, url: &Url, relative: bool| -> bool {
-        // Cheapest checks first: the path, then overlap, then comments.
-        if url.pattern || url.relative || !path_matches(template, url.path, prefix) {
-            return false;
-        }
-        // A path handed to a client's request builder (`gl.http_post("/runners", …)`) shows
-        // the API too.
-        let shows_api = relative || !needs_api || url.api || file_api;
-        if out
-            .iter()
-            .any(|c| c.start <= start && start < c.end.max(c.start + 1))
-            || ctx.src.in_comment(start)
-            || (code_like && in_test_name(text, start))
-        {
-            return false;
-        }
-        let (stmt, method) = statement(text, start, kind, hcl);
-        // A path with a leading `/` counts only when the call that takes it is the builder.
-        let handed = if relative {
-            hands_to_request_builder(stmt) || (specific && method.is_some())
-        } else {
-            shows_api
-                || call_span(text, start)
-                    .is_some_and(|(a, b)| hands_to_request_builder(&text[a..b]))
+    // Each place is read in a window of the text around it (`win`, starting at `ws`; `start`
+    // and `end` are in the window): a line of thousands of calls is not read from its start for
+    // each.
+    let mut push =
+        |win: &'a str, ws: usize, start: usize, end: usize, url: &Url, relative: bool| -> bool {
+            // Cheapest checks first: the path, then overlap, then comments.
+            if url.pattern || url.relative || !path_matches(template, url.path, prefix) {
+                return false;
+            }
+            // A path handed to a client's request builder (`gl.http_post("/runners", …)`) shows
+            // the API too.
+            let shows_api = relative || !needs_api || url.api || file_api;
+            let at = ws + start;
+            // Calls are found in the order of the text, but for a few: an overlap is with one of
+            // the last ones found.
+            if out
+                .iter()
+                .rev()
+                .take(RECENT_CALLS)
+                .any(|c| c.start <= at && at < c.end.max(c.start + 1))
+                || ctx.src.in_comment(at)
+                || (code_like && in_test_name(win, start))
+            {
+                return false;
+            }
+            let (stmt, method) = statement(win, start, kind, hcl);
+            // A path with a leading `/` counts only when the call that takes it is the builder.
+            let handed = if relative {
+                hands_to_request_builder(stmt) || (specific && method.is_some())
+            } else {
+                shows_api
+                    || call_span(win, start)
+                        .is_some_and(|(a, b)| hands_to_request_builder(&win[a..b]))
+            };
+            if !handed {
+                return false;
+            }
+            out.push(Call {
+                start: at,
+                end: ws + end,
+                statement: stmt,
+                method,
+                query: url.query.to_string(),
+                path: url.path.to_string(),
+            });
+            true
         };
-        if !handed {
-            return false;
-        }
-        out.push(Call {
-            start,
-            end,
-            statement: stmt,
-            method,
-            query: url.query.to_string(),
-            path: url.path.to_string(),
-        });
-        true
-    };
     // A client library's relative path whose only fixed segment is the first: `"runners"`,
     // `'geo_nodes/status'`.
     // A call's path holds every fixed segment of the template, as written in the file.
@@ -944,20 +953,23 @@ pub fn calls<'a>(
     if single {
         let b = text.as_bytes();
         for &at in ctx.offsets(anchor).iter() {
+            let (ws, win) = window(text, at);
             if at > 0
                 && matches!(b[at - 1], b'"' | b'\'' | b'`')
-                && let Some((start, end, lit)) = literal_path(text, at)
+                && let Some((start, end, lit)) = literal_path(win, at - ws)
             {
                 let full = format!("/{lit}");
-                push(start, end, &url_at(&full, 0), true);
+                push(win, ws, start, end, &url_at(&full, 0), true);
             }
         }
     }
-    for &at in ctx.offsets(needle).iter() {
+    for &abs in ctx.offsets(needle).iter() {
+        let (ws, win) = window(text, abs);
+        let at = abs - ws;
         // In code, a URL may be built from several literals (concatenated, adjacent, over a
         // few lines): the joined view wins.
         if code_like {
-            let built = joined_strings_near(text, at);
+            let built = joined_strings_near(win, at);
             let first = built.partition_point(|(_, end, _)| *end <= at);
             let mut covered = false;
             for (start, end, joined) in built[first..].iter().take_while(|(s, _, _)| *s <= at) {
@@ -967,38 +979,58 @@ pub fn calls<'a>(
                 };
                 if relative_start(joined) {
                     let full = format!("/{joined}");
-                    push(*start, *end, &url_at(&full, k + 1), true);
+                    push(win, ws, *start, *end, &url_at(&full, k + 1), true);
                 } else {
-                    push(*start, *end, &url_at(joined, k), false);
+                    push(win, ws, *start, *end, &url_at(joined, k), false);
                 }
             }
             if covered {
                 continue;
             }
         }
-        let url = url_at(text, at);
+        let url = url_at(win, at);
         // A URL word that starts inside an interpolation (`project_id}/runners` of
         // `"/projects/#{url_encode project_id}/runners"`) is read from its whole literal.
         let broken =
-            code_like && text[url.start..at].contains('}') && !text[url.start..at].contains('{');
-        if (!broken && push(url.start, url.end, &url, false)) || !code_like {
+            code_like && win[url.start..at].contains('}') && !win[url.start..at].contains('{');
+        if (!broken && push(win, ws, url.start, url.end, &url, false)) || !code_like {
             continue;
         }
         // A string literal with interpolations (`"/projects/#{url_encode project}/…"`), or a
         // relative path for a request builder (`"projects/%s/error_tracking/settings"`).
-        if let Some((start, end, lit)) = literal_path(text, at) {
+        if let Some((start, end, lit)) = literal_path(win, at) {
             if lit.starts_with(|c: char| c.is_ascii_lowercase()) && api_v4_at(&lit) != Some(0) {
                 let full = format!("/{lit}");
-                push(start, end, &url_at(&full, 0), true);
+                push(win, ws, start, end, &url_at(&full, 0), true);
             } else if let Some(k) = lit.find(needle) {
                 // `/projects/{}/…`, `{}/api/v4/projects/{}/…` (an interpolation of its own
                 // holding quotes or brackets: `{mr['iid']}`).
-                push(start, end, &url_at(&lit, k), false);
+                push(win, ws, start, end, &url_at(&lit, k), false);
             }
         }
     }
     out.sort_by_key(|c| c.start);
     out
+}
+
+/// How far before and after a path the text is read for its call (its line, the lines around,
+/// the statement): a line of thousands of calls is read in windows, each place in its own.
+const WINDOW: usize = 4096;
+
+/// How many of the last calls found a new one is checked against for overlap.
+const RECENT_CALLS: usize = 64;
+
+/// The window of the text around `at`: its start, and its text (on character boundaries).
+fn window(text: &str, at: usize) -> (usize, &str) {
+    let mut start = at.saturating_sub(WINDOW);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    let mut end = (at + WINDOW).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (start, &text[start..end])
 }
 
 #[cfg(test)]
