@@ -12,6 +12,8 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+mod common;
+
 /// A query with a removed field (`totalWeight`, removed in 17.0, fixable from 16.5).
 const QUERY: &str = "query milestoneWeight($fullPath: ID!) {\n  group(fullPath: $fullPath) {\n    issues(state: opened) {\n      count\n      totalWeight\n    }\n  }\n}\n";
 
@@ -245,21 +247,6 @@ fn scan_both_walks(tree: &Path) -> Vec<serde_json::Value> {
         .collect()
 }
 
-fn unread(report: &serde_json::Value) -> Vec<String> {
-    report["errors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            format!(
-                "{}: {}",
-                e["path"].as_str().unwrap(),
-                e["message"].as_str().unwrap()
-            )
-        })
-        .collect()
-}
-
 /// `.gitignore -> /dev/zero` (before: the scan read it without end and aborted, exit 134) and
 /// `.ignore` a FIFO (before: the scan waited for a writer for ever) are not read: listed, and
 /// the scan goes on.
@@ -272,7 +259,7 @@ fn an_ignore_file_that_is_a_device_link_or_a_fifo_is_not_read() {
     mkfifo(&tree.path().join("sub/.ignore"));
     mkfifo(&tree.path().join("sub/.gitignore"));
     for report in scan_both_walks(tree.path()) {
-        let e = unread(&report);
+        let e = common::errors(&report);
         assert!(
             e.iter()
                 .any(|e| e.starts_with(".gitignore: ") && e.contains("symbolic link")),
@@ -340,7 +327,7 @@ fn an_ignore_file_over_the_limit_is_not_read() {
     rules.push_str("*.graphql\n");
     fs::write(tree.path().join(".gitignore"), rules).unwrap();
     for report in scan_both_walks(tree.path()) {
-        let e = unread(&report);
+        let e = common::errors(&report);
         assert!(
             e.iter()
                 .any(|e| e.starts_with(".gitignore: ") && e.contains("larger than 1 MiB")),
