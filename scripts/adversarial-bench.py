@@ -69,6 +69,9 @@ FORMS = [
     ("continued-commands.sh", "run.sh", lambda n: "gitlab-runner register --locked \\\n" * (n // 34) + "\n", 250_000),
     ("rest-paths-line.rb", "client.rb", lambda n: "get(\"/api/v4/runners/reset_registration_token\") " * (n // 50), 100_000),
     ("rest-paths-line.js", "client.js", lambda n: "await api.post(`/api/v4/runners`, {token}); " * (n // 45), 100_000),
+    ("field-reads-line.py", "client.py", lambda n: "# gitlab /merge_requests\nmr = get_mr()\n" + "mr.get(\"merge_status\") " * (n // 23) + "\n", 250_000),
+    ("struct-tags-line.go", "client.go", lambda n: "// gitlab merge_requests\ntype gitlabMR struct { " + "MergedBy int `json:\"merged_by\"` " * (n // 32) + "}\n", 250_000),
+    ("struct-tags-lines.go", "client.go", lambda n: "// gitlab merge_requests\ntype gitlabMR struct {\n" + "\tMergedBy int `json:\"merged_by\"`\n" * (n // 32) + "}\n", 250_000),
 ]
 
 # Forms known to be superlinear, run with --all: none today.

@@ -11,7 +11,7 @@ use super::check::Fields;
 use super::sdk_field::resource_and_name;
 use super::{Hit, PatternKind};
 use crate::syntax::sdk::{self, Resource};
-use crate::syntax::{FileCtx, FileKind, WordBytes};
+use crate::syntax::{FileCtx, FileKind, WordBytes, line_start_within};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ResourceField {
@@ -159,11 +159,13 @@ impl ResourceField {
         let [pascal, camel] = cased_forms(&self.name);
         let getter = pascal.as_ref().map(|p| format!("get{p}"));
         let forms = [Some(self.name.clone()), pascal, camel, getter];
+        // The places already found (a line may hold thousands: not searched each time).
+        let mut found: std::collections::HashSet<usize> = out.iter().map(|h| h.start).collect();
         for form in forms.iter().flatten() {
             for at in ctx.word_offsets(form, WordBytes::Ident) {
                 let end = at + form.len();
                 if at == 0
-                    || out.iter().any(|h| h.start == at)
+                    || found.contains(&at)
                     || !self.in_role(text, at, end, form == &self.name)
                     || ctx.src.in_comment(at)
                 {
@@ -177,6 +179,7 @@ impl ResourceField {
                         continue;
                     }
                 }
+                found.insert(at);
                 out.push(Hit::new(at, end, self.name.clone()));
             }
         }
@@ -249,10 +252,9 @@ fn receiver_name(text: &str, dot: usize) -> Option<&str> {
     let mut end = dot;
     // An element of a list: `mrs[0]`.
     if end > 0 && b[end - 1] == b']' {
-        let open = text[..end - 1].rfind('[')?;
-        if end - open > 12 {
-            return None;
-        }
+        // Looked for among the last bytes only: an index is short (`mrs[0]`).
+        let from = end.saturating_sub(13);
+        let open = from + memchr::memrchr(b'[', &b[from..end - 1])?;
         end = open;
     }
     let start = text[..end]
@@ -262,15 +264,29 @@ fn receiver_name(text: &str, dot: usize) -> Option<&str> {
     (!name.is_empty()).then_some(name)
 }
 
+/// How far back on its line the text before a key is read (its indentation, `{`, `,`).
+const LEAD_REACH: usize = 256;
+
+/// How far back on its line a field's owner is looked for (and on each line above).
+const OWNER_LOOK_BACK: usize = 512;
+
 /// The name of the declaration whose body holds `at`, read from indentation: the nearest line
 /// above that is indented less (`type gitlabMR struct {`, `export const GitLabMergeRequest =
 /// z.object({`, `class MergeRequest(BaseModel):`, `interface MR {`).
 fn owner_name(text: &str, at: usize) -> Option<&str> {
     let indent = |l: &str| l.len() - l.trim_start().len();
-    let mut end = text[..at].rfind('\n')?;
+    // The line's start is looked for within a bound: a line of thousands of fields (one
+    // generated line) is not read back to its start for each.
+    let b = text.as_bytes();
+    let from = at.saturating_sub(OWNER_LOOK_BACK);
+    let mut end = from + memchr::memrchr(b'\n', &b[from..at])?;
     let own = indent(&text[end + 1..at]);
     for _ in 0..80 {
-        let start = text[..end].rfind('\n').map_or(0, |i| i + 1);
+        let start = line_start_within(b, end, OWNER_LOOK_BACK);
+        if start > 0 && b[start - 1] != b'\n' {
+            // A line above longer than the bound: no owner is read from a part of it.
+            return None;
+        }
         let line = &text[start..end];
         if !line.trim().is_empty() && indent(line) < own {
             return declared_name(line.trim());
@@ -330,7 +346,7 @@ fn literal_key(text: &str, at: usize, end: usize) -> bool {
     let b = text.as_bytes();
     let quoted = matches!(b[at - 1], b'"' | b'\'') && b.get(end) == Some(&b[at - 1]);
     let (key_start, key_end) = if quoted { (at - 1, end + 1) } else { (at, end) };
-    let line_start = text[..key_start].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = line_start_within(b, key_start, LEAD_REACH);
     let lead = text[line_start..key_start].trim_end();
     let rest = &text[key_end..];
     (lead.is_empty() || lead.ends_with(['{', ','])) && rest.starts_with(':') && !rest.starts_with("::")
@@ -338,7 +354,7 @@ fn literal_key(text: &str, at: usize, end: usize) -> bool {
 
 /// `name: T;`, `name?: T`, `readonly name: T` as a member line of a TypeScript interface.
 fn ts_member(text: &str, at: usize, end: usize) -> bool {
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_start = line_start_within(text.as_bytes(), at, LEAD_REACH);
     let lead = text[line_start..at].trim();
     let rest = &text[end..];
     (lead.is_empty() || lead == "readonly") && (rest.starts_with(':') || rest.starts_with("?:"))

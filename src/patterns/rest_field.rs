@@ -13,7 +13,7 @@ use super::check::Fields;
 use super::rest_endpoint::makes_requests;
 use super::{Hit, PatternKind, path_anchor, with_values};
 use crate::syntax::rest::{self, RestApi};
-use crate::syntax::{FileCtx, FileKind, WordBytes, line_start};
+use crate::syntax::{FileCtx, FileKind, WordBytes};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RestField {
@@ -143,10 +143,19 @@ fn value_matches(written: &str, values: &[String]) -> bool {
     })
 }
 
+/// How far along its line the text around a field is read.
+const ON_LINE_REACH: usize = 1024;
+
 /// One of `values` quoted after the field that ends at `end`, on its line (`== "paused"`,
 /// `: 'active'`).
 fn quoted_on_line(text: &str, end: usize, values: &[String]) -> bool {
-    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    // Within a bound of the field: a line of thousands of fields is not read to its end for
+    // each.
+    let mut limit = (end + ON_LINE_REACH).min(text.len());
+    while !text.is_char_boundary(limit) {
+        limit -= 1;
+    }
+    let line_end = memchr::memchr(b'\n', &text.as_bytes()[end..limit]).map_or(limit, |i| end + i);
     let line = &text[end..line_end];
     values
         .iter()
@@ -157,7 +166,14 @@ fn quoted_on_line(text: &str, end: usize, values: &[String]) -> bool {
 /// `t.Errorf("MergeRequest.merge_status is %v", …)` is prose, not the field)? Code inside a
 /// string (`"#{mr.merge_status}"`, an ERB tag in an HTML attribute) counts from where it opens.
 fn in_string_on_its_line(text: &str, at: usize) -> bool {
-    let mut start = line_start(text.as_bytes(), at);
+    // From the line's start, or a bound before `at` on a longer line (one of thousands of
+    // fields is not counted from the line's start for each).
+    let floor = at.saturating_sub(ON_LINE_REACH);
+    let mut start =
+        memchr::memrchr(b'\n', &text.as_bytes()[floor..at]).map_or(floor, |i| floor + i + 1);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
     if let Some(code) = ["<%", "{{", "${", "#{"]
         .iter()
         .filter_map(|open| text[start..at].rfind(open))

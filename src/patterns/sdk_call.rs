@@ -297,7 +297,7 @@ fn is_argument_key(text: &str, at: usize, end: usize) -> bool {
     // First on its line (a comment may end the line before), or after `(`, `{` or `,`.
     let starts_item = {
         let key_start = if quoted { at - 1 } else { at };
-        let line_start = text[..key_start].rfind('\n').map_or(0, |i| i + 1);
+        let line_start = crate::syntax::line_start_within(text.as_bytes(), key_start, 256);
         let lead = text[line_start..key_start].trim_end();
         lead.is_empty() || lead.ends_with(['(', '{', ','])
     };

@@ -115,7 +115,7 @@ impl PatternKind for SdkField {
             let Some(dot) = dot else { continue };
             // A webhook payload's attributes (`event.ObjectAttributes.MergeStatus`,
             // `payload["object_attributes"]["merge_status"]`) are no REST response.
-            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let line_start = crate::syntax::line_start_within(text.as_bytes(), at, 512);
             let before = &text[line_start..at];
             if before.contains("ObjectAttributes") || before.contains("object_attributes") {
                 continue;

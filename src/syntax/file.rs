@@ -529,6 +529,18 @@ pub fn line_start(b: &[u8], at: usize) -> usize {
     }
 }
 
+/// Where the line that holds `at` starts, or `reach` bytes before `at` on a longer line: what a
+/// check of the text before a place on its line reads, so that a line of thousands of places
+/// is not read back to its start for each.
+pub fn line_start_within(b: &[u8], at: usize, reach: usize) -> usize {
+    let mut floor = at.saturating_sub(reach);
+    // On a character's first byte (the text is UTF-8: a line's start always is).
+    while floor < at && b[floor] & 0xC0 == 0x80 {
+        floor += 1;
+    }
+    memchr::memrchr(b'\n', &b[floor..at]).map_or(floor, |i| floor + i + 1)
+}
+
 /// The run of bytes `is_part` accepts around `at` (`at..at` when it accepts neither `b[at]` nor
 /// the byte before).
 pub fn run_around(b: &[u8], at: usize, is_part: impl Fn(u8) -> bool) -> (usize, usize) {

@@ -22,7 +22,7 @@ pub mod yaml;
 pub use classify::{Class, FileKind};
 pub use file::{
     ABSENT, FileCtx, FirstOffsets, LiteralIndex, NOT_LOOKED_FOR, is_yaml_kind, line_start,
-    run_around, word_offsets,
+    line_start_within, run_around, word_offsets,
 };
 pub use rest::{Method, RestApi};
 pub use words::{WordBytes, is_ident_byte};
