@@ -257,9 +257,15 @@ fn receiver_name(text: &str, dot: usize) -> Option<&str> {
         let open = from + memchr::memrchr(b'[', &b[from..end - 1])?;
         end = open;
     }
-    let start = text[..end]
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '@'))
+    // After the last byte that is no part of a name (ASCII: a character of its own, so that
+    // the byte after it starts one).
+    let start = b[..end]
+        .iter()
+        .rposition(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'@')))
         .map_or(0, |i| i + 1);
+    if !text.is_char_boundary(start) {
+        return None;
+    }
     let name = text[start..end].trim_start_matches(['$', '@']);
     (!name.is_empty()).then_some(name)
 }
