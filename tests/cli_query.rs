@@ -448,3 +448,22 @@ fn help_lists_what_each_command_accepts() {
     ]);
     assert!(v5.len() > plain.len());
 }
+
+#[test]
+fn a_search_that_finds_nothing_suggests_the_nearest_entry() {
+    let o = uplint(&["query", "--search", "totalWieght", "--format", "json"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).trim(), "[]");
+    assert_eq!(
+        stderr(&o),
+        "uplint: no entry matches `totalWieght`; did you mean `totalWeight`?\n"
+    );
+    let o = uplint(&["query", "--search", "ci-job-jwtt"]);
+    assert!(
+        stderr(&o).contains("did you mean `ci-job-jwt`?"),
+        "{}",
+        stderr(&o)
+    );
+    let o = uplint(&["query", "--search", "zzzzqqq"]);
+    assert_eq!(stderr(&o), "");
+}

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use super::args::{ExplainArgs, ExplainFormat, QueryArgs, QueryFormat, VersionsArgs};
 use super::{Failure, Outcome, Usage, print};
+use uplint::catalog::error::nearest;
 use uplint::catalog::query::Filter;
 use uplint::catalog::{Catalog, Surface};
 use uplint::render::catalog as render;
@@ -56,6 +57,11 @@ pub fn query(cat: &Catalog, a: &QueryArgs) -> Outcome {
         }
     }
     let selected = f.apply(cat.entries());
+    if selected.is_empty()
+        && let Some(term) = &a.search
+    {
+        suggest(cat, term);
+    }
     if a.literals {
         let mut lits: Vec<String> = selected
             .iter()
@@ -75,6 +81,31 @@ pub fn query(cat: &Catalog, a: &QueryArgs) -> Outcome {
     };
     print(&out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A search that found nothing: the nearest entry id and written form, said on standard error
+/// (standard output keeps the empty answer in the format asked for).
+fn suggest(cat: &Catalog, term: &str) {
+    let ids = cat.entries().iter().map(|e| e.id.as_str());
+    let anchors: Vec<String> = cat
+        .entries()
+        .iter()
+        .flat_map(|e| e.patterns.iter().map(|p| p.anchor()))
+        .collect();
+    let guesses: Vec<String> = [
+        nearest(term, ids),
+        nearest(term, anchors.iter().map(String::as_str)),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|g| format!("`{g}`"))
+    .collect();
+    if !guesses.is_empty() {
+        eprintln!(
+            "uplint: no entry matches `{term}`; did you mean {}?",
+            guesses.join(" or ")
+        );
+    }
 }
 
 pub fn explain(cat: &Catalog, a: &ExplainArgs) -> Outcome {
