@@ -140,6 +140,45 @@ def ratio(num: int, den: int) -> str:
     return f"{num / den:.3f}" if den else "  -  "
 
 
+def totals(stats: dict) -> dict:
+    total = {"files": 0, "tp": 0, "fp": 0, "fn": 0, "lookalike_fp": 0}
+    for s in stats.values():
+        for k in total:
+            total[k] += s[k]
+    return total
+
+
+def print_table(split: str, stats: dict) -> None:
+    if split:
+        print(f"\n== part: {split} ==")
+    print(f"{'category':22} {'files':>5} {'expected':>8} {'TP':>5} {'FP':>4} {'FN':>4}"
+          f" {'precision':>9} {'recall':>7}")
+    rows = sorted(stats.items()) + [("overall", totals(stats))]
+    for name, s in rows:
+        print(f"{name:22} {s['files']:>5} {s['tp'] + s['fn']:>8} {s['tp']:>5} {s['fp']:>4}"
+              f" {s['fn']:>4} {ratio(s['tp'], s['tp'] + s['fp']):>9}"
+              f" {ratio(s['tp'], s['tp'] + s['fn']):>7}")
+    print(f"false positives on listed look-alike lines: {totals(stats)['lookalike_fp']}")
+
+
+def print_side_by_side(splits: list[str], stats: dict) -> None:
+    """Precision and recall of each part per category, one row per category."""
+    print("\n== side by side (precision / recall, expected lines) ==")
+    print(f"{'category':22}" + "".join(f" {name or '-':>24}" for name in splits))
+    cats = sorted({cat for _, cat in stats})
+    for cat in cats + ["overall"]:
+        cells = []
+        for split in splits:
+            part = {c: s for (sp, c), s in stats.items() if sp == split}
+            s = totals(part) if cat == "overall" else part.get(cat)
+            if s is None:
+                cells.append(f"{'':>24}")
+                continue
+            cells.append(f"{ratio(s['tp'], s['tp'] + s['fp']):>6} / "
+                         f"{ratio(s['tp'], s['tp'] + s['fn']):>5} ({s['tp'] + s['fn']:>4})")
+        print(f"{cat:22}" + "".join(f" {c:>24}" for c in cells))
+
+
 def main() -> int:
     here = Path(__file__).resolve().parent.parent
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -148,8 +187,12 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, default=None,
                         help="the cache folder (default: ~/.cache/uplint-realworld if it "
                              "exists, else /work/realworld-cache)")
-    parser.add_argument("--manifest", type=Path,
-                        default=here / "tests" / "realworld" / "manifest.yaml")
+    parser.add_argument("--manifest", type=Path, action="append", default=[],
+                        help="a manifest to score (repeatable; default: "
+                             "tests/realworld/manifest.yaml)")
+    parser.add_argument("--split", choices=("tune", "held", "all"), default="all",
+                        help="score only the files of this part of a sampled manifest "
+                             "(`split:` of each file; default: all, each part in its own table)")
     parser.add_argument("--category", action="append", default=[],
                         help="only these categories (repeatable)")
     parser.add_argument("--quiet", action="store_true",
@@ -165,7 +208,10 @@ def main() -> int:
     # uplint runs from each repository's folder in the cache.
     args.uplint = str(Path(args.uplint).resolve())
 
-    files = load_manifest(args.manifest)
+    manifests = args.manifest or [here / "tests" / "realworld" / "manifest.yaml"]
+    files = [entry for manifest in manifests for entry in load_manifest(manifest)]
+    if args.split != "all":
+        files = [f for f in files if f.get("split") == args.split]
     if args.fill_from:
         fill_cache(files, cache, args.fill_from)
     if args.category:
@@ -185,7 +231,7 @@ def main() -> int:
     for root, entries in sorted(groups.items()):
         findings = scan(args.uplint, root, [e["path"] for e in entries])
         for entry in entries:
-            cat = stats[entry["category"]]
+            cat = stats[(entry.get("split") or "", entry["category"])]
             cat["files"] += 1
             got = findings.get(os.path.normpath(entry["path"]), [])
             expected = entry.get("expect") or []
@@ -209,21 +255,11 @@ def main() -> int:
                     cat["lookalike_fp"] += 1
                 false_pos.append((entry, f, look.get(f["line"])))
 
-    total = {"files": 0, "tp": 0, "fp": 0, "fn": 0, "lookalike_fp": 0}
-    print(f"{'category':22} {'files':>5} {'expected':>8} {'TP':>5} {'FP':>4} {'FN':>4}"
-          f" {'precision':>9} {'recall':>7}")
-    for name in sorted(stats):
-        s = stats[name]
-        for k in total:
-            total[k] += s[k]
-        print(f"{name:22} {s['files']:>5} {s['tp'] + s['fn']:>8} {s['tp']:>5} {s['fp']:>4}"
-              f" {s['fn']:>4} {ratio(s['tp'], s['tp'] + s['fp']):>9}"
-              f" {ratio(s['tp'], s['tp'] + s['fn']):>7}")
-    t = total
-    print(f"{'overall':22} {t['files']:>5} {t['tp'] + t['fn']:>8} {t['tp']:>5} {t['fp']:>4}"
-          f" {t['fn']:>4} {ratio(t['tp'], t['tp'] + t['fp']):>9}"
-          f" {ratio(t['tp'], t['tp'] + t['fn']):>7}")
-    print(f"false positives on listed look-alike lines: {t['lookalike_fp']}")
+    splits = sorted({split for split, _ in stats}, key=lambda s: (s != "tune", s))
+    for split in splits:
+        print_table(split, {cat: s for (sp, cat), s in stats.items() if sp == split})
+    if len(splits) > 1:
+        print_side_by_side(splits, stats)
     if missing:
         print(f"\n{len(missing)} file(s) missing from the cache {cache} (skipped):")
         for entry in missing:
