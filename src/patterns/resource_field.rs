@@ -48,7 +48,13 @@ impl PatternKind for ResourceField {
     fn context_anchors(&self) -> Vec<String> {
         let mut v: Vec<String> = match self.resource {
             Resource::Runner => vec!["Runner".into(), "runner_type".into(), "is_shared".into()],
-            Resource::MergeRequest => vec!["MergeRequest".into(), "source_branch".into()],
+            Resource::MergeRequest => vec![
+                "MergeRequest".into(),
+                "source_branch".into(),
+                "merge_when_pipeline_succeeds".into(),
+                "diff_refs".into(),
+                "approvals_".into(),
+            ],
             Resource::MergeRequestApprovals => vec!["Approval".into(), "approvals_".into()],
         };
         v.extend(self.resource.path_segment().map(str::to_string));
@@ -79,7 +85,7 @@ impl PatternKind for ResourceField {
         }
         // A type definition counts in a file that mentions the platform; a recorded response's
         // own keys say enough.
-        let platform = !json && mentions_platform(text);
+        let platform = !json && (mentions_platform(text) || path_names_platform(ctx.src.path));
         let mut out = Vec::new();
         for at in ctx.word_offsets(&self.name, WordBytes::Ident) {
             let end = at + self.name.len();
@@ -125,6 +131,23 @@ const OTHER_PLATFORMS: [&str; 10] = [
     "Azure",
 ];
 
+/// Does the text name another platform as an object of its own: not only as the host of a
+/// link (`https://github.com/owner/repo/pull/265` in a docstring says where the project lives,
+/// not whose API it reads; `https://api.github.com` still names GitHub)?
+fn names_other_platform(t: &str) -> bool {
+    OTHER_PLATFORMS.iter().any(|w| {
+        t.match_indices(w).any(|(i, _)| {
+            let lead = &t[..i];
+            !(lead.ends_with("://") || lead.ends_with("://www."))
+        })
+    })
+}
+
+/// Does the file's path name the platform (`gitlabMergeRequest.go`, `services/gitlab/mr.go`)?
+fn path_names_platform(path: &str) -> bool {
+    crate::syntax::graphql_types::names_gitlab(path, "")
+}
+
 /// How far around a field its evidence is looked for, in a file that names another platform.
 const REGION: usize = 1500;
 
@@ -147,10 +170,11 @@ impl ResourceField {
                     })
                 })
         };
-        let names_other = |t: &str| OTHER_PLATFORMS.iter().any(|w| t.contains(w));
+        let names_other = |t: &str| names_other_platform(t);
         // What the prefilter's pass knows first: the platform's names are its literals.
         let file_shows = PLATFORM.iter().any(|w| ctx.contains(w))
-            || path.is_some_and(|p| ctx.contains(p) && shows(text));
+            || path.is_some_and(|p| ctx.contains(p) && shows(text))
+            || path_names_platform(ctx.src.path);
         if !file_shows {
             return;
         }

@@ -10,6 +10,7 @@ pub mod embedded;
 mod file;
 pub mod graphql;
 pub mod graphql_docs;
+pub mod graphql_tags;
 pub mod graphql_types;
 pub mod rest;
 pub mod roles;
