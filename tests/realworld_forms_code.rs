@@ -112,12 +112,13 @@ fn typescript_javascript_vue_forms() {
     ]);
 }
 
-/// Ruby with the gitlab gem (`merge_request_changes`), Java with gitlab4j (getters of removed
-/// fields).
+/// Ruby with the gitlab gem (`merge_request_changes`, offset pagination of `users` with
+/// `page:`), Java with gitlab4j (getters of removed fields).
 #[test]
 fn ruby_and_java_clients() {
     assert_found(&[
         ("release_tool.rb", 5, "mr-changes-endpoint"),
+        ("release_tool.rb", 8, "users-offset-pagination"),
         ("MergeCheck.java", 7, "mr-merged-by"),
         ("MergeCheck.java", 8, "mr-merge-status"),
     ]);
@@ -190,6 +191,7 @@ fn nothing_else_is_reported() {
             "runner-reset-registration-token-endpoints",
         ),
         ("release_tool.rb", 5, "mr-changes-endpoint"),
+        ("release_tool.rb", 8, "users-offset-pagination"),
         ("MergeCheck.java", 7, "mr-merged-by"),
         ("MergeCheck.java", 8, "mr-merge-status"),
         ("recorded/mr_approvals.json", 1, "mr-merge-status"),
