@@ -135,6 +135,18 @@ fn recorded_merge_requests_without_branches() {
     ]);
 }
 
+/// Go code of a client importing go-gitlab (its module path is no evidence of GitHub): a
+/// one-word field read as a member (`approvalConfig.Approvers`, `.ApproverGroups`), a nested
+/// struct named by its field with its tag written as an interpreted string.
+#[test]
+fn go_members_and_nested_structs() {
+    assert_found(&[
+        ("cmd/mr_approvers.go", 12, "mr-approvals-approvers"),
+        ("cmd/mr_approvers.go", 15, "mr-approvals-approvers"),
+        ("cmd/jobs_test.go", 14, "runners-active-property"),
+    ]);
+}
+
 /// The client library's own package (no import of itself): its distinctive method names.
 #[test]
 fn client_library_own_package() {
@@ -202,6 +214,9 @@ fn nothing_else_is_reported() {
             7,
             "runner-reset-registration-token-endpoints",
         ),
+        ("cmd/mr_approvers.go", 12, "mr-approvals-approvers"),
+        ("cmd/mr_approvers.go", 15, "mr-approvals-approvers"),
+        ("cmd/jobs_test.go", 14, "runners-active-property"),
     ]);
     assert_eq!(findings(), expected);
 }
