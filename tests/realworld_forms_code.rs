@@ -94,8 +94,7 @@ fn python_forms() {
 }
 
 /// TypeScript, JavaScript and Vue: a zod and an io-ts schema of the merge request, a Vue
-/// template reading `merged_by`, `cmd.push("--locked=false")`, a relative reset path of the
-/// client's own request helper.
+/// template reading `merged_by`, `cmd.push("--locked=false")`.
 #[test]
 fn typescript_javascript_vue_forms() {
     assert_found(&[
@@ -104,11 +103,6 @@ fn typescript_javascript_vue_forms() {
         ("MergeRequestCard.vue", 4, "mr-merged-by"),
         ("runner.js", 5, "runner-registration-token"),
         ("runner.js", 6, "runner-register-server-side-arguments"),
-        (
-            "runner_api.ts",
-            6,
-            "runner-reset-registration-token-endpoints",
-        ),
     ]);
 }
 
@@ -158,12 +152,19 @@ fn client_library_own_package() {
 }
 
 /// GitHub's `merged_by`, Azure DevOps' `MergeStatus`, an application's own `active` and
-/// `status`, and another API's `graphql:"ipAddress"` are not reported; nothing is reported
-/// beyond the lines above.
+/// `status`, another API's `graphql:"ipAddress"`, and another server's own
+/// `reset_registration_token` (a word other systems write: the search index's hits for it are
+/// half another product's worker tokens) are not reported.
 #[test]
 fn look_alikes_stay_silent() {
     let all = findings();
-    for quiet in ["github_pr.go", "AzurePullRequest.cs", "subscriptions.py"] {
+    let quiet = [
+        "github_pr.go",
+        "AzurePullRequest.cs",
+        "subscriptions.py",
+        "tokens/registration.rs",
+    ];
+    for quiet in quiet {
         assert!(all.iter().all(|f| f.0 != quiet), "{quiet}: {all:?}");
     }
     assert!(
@@ -197,11 +198,6 @@ fn nothing_else_is_reported() {
         ("MergeRequestCard.vue", 4, "mr-merged-by"),
         ("runner.js", 5, "runner-registration-token"),
         ("runner.js", 6, "runner-register-server-side-arguments"),
-        (
-            "runner_api.ts",
-            6,
-            "runner-reset-registration-token-endpoints",
-        ),
         ("release_tool.rb", 5, "mr-changes-endpoint"),
         ("release_tool.rb", 8, "users-offset-pagination"),
         ("MergeCheck.java", 7, "mr-merged-by"),
