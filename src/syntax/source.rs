@@ -228,8 +228,16 @@ impl<'a> Source<'a> {
         if style == CommentStyle::None {
             return false;
         }
-        if matches!(style, CommentStyle::Slash | CommentStyle::HashAndSlash) {
-            let blocks = self.blocks.get_or_init(|| block_comments(self.text));
+        let python = style == CommentStyle::Hash && self.path.ends_with(".py");
+        if python || matches!(style, CommentStyle::Slash | CommentStyle::HashAndSlash) {
+            // Python's docstrings are its prose, as `/* … */` blocks are the slash styles'.
+            let blocks = self.blocks.get_or_init(|| {
+                if python {
+                    docstrings(self.text)
+                } else {
+                    block_comments(self.text)
+                }
+            });
             let i = blocks.partition_point(|&(s, _)| s <= offset);
             if i > 0 && offset < blocks[i - 1].1 {
                 return true;
@@ -321,6 +329,49 @@ fn block_comments(text: &str) -> Vec<(usize, usize)> {
         }
     }
     out
+}
+
+/// Byte ranges of Python docstrings: a triple-quoted string that starts a line and is a statement
+/// of its own, first in the module or right after a line that ends with `:` (a `def`'s or a
+/// `class`'s); a triple-quoted string handed on (`query = """…"""`, `f(\n"""…""")`) is not one.
+fn docstrings(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 3 <= b.len() {
+        let Some(j) = memchr::memchr2(b'"', b'\'', &b[i..]) else {
+            break;
+        };
+        let start = i + j;
+        let q = b[start];
+        if b.len() < start + 3 || b[start + 1] != q || b[start + 2] != q {
+            i = start + 1;
+            continue;
+        }
+        let close = memchr::memmem::find(&b[start + 3..], &[q, q, q])
+            .map_or(b.len(), |k| start + 3 + k + 3);
+        if opens_docstring(text, start) {
+            out.push((start, close));
+        }
+        i = close;
+    }
+    out
+}
+
+/// Is the triple quote at `start` the start of a statement that follows a block's header or
+/// nothing (see [`docstrings`])?
+fn opens_docstring(text: &str, start: usize) -> bool {
+    let line_start = text[..start].rfind('\n').map_or(0, |k| k + 1);
+    let lead = text[line_start..start].trim_start();
+    if !(lead.is_empty() || (lead.len() == 1 && "rRuUbB".contains(lead))) {
+        return false;
+    }
+    let code_before = text[..line_start]
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'));
+    code_before.is_none_or(|l| l.ends_with(':'))
 }
 
 /// The bytes where [`comment_ranges`] stops outside quotes: quotes, and the bytes that start a
