@@ -336,25 +336,35 @@ fn block_comments(text: &str) -> Vec<(usize, usize)> {
 /// `class`'s); a triple-quoted string handed on (`query = """…"""`, `f(\n"""…""")`) is not one.
 fn docstrings(text: &str) -> Vec<(usize, usize)> {
     let b = text.as_bytes();
+    let dq = memchr::memmem::Finder::new(b"\"\"\"");
+    let sq = memchr::memmem::Finder::new(b"'''");
+    // The next place of each triple quote at or after `i`, searched for again only once `i`
+    // has passed it (a file without one of them is not searched through for each of the other).
+    let next = |f: &memchr::memmem::Finder, from: usize| f.find(&b[from..]).map(|k| from + k);
+    let (mut nd, mut ns) = (next(&dq, 0), next(&sq, 0));
     let mut out = Vec::new();
     let mut i = 0;
     // The start of the line of `i`, carried forward (a long line is not read back from each
     // quote on it).
     let mut line_start = 0;
-    while i + 3 <= b.len() {
-        let Some(j) = memchr::memchr2(b'"', b'\'', &b[i..]) else {
-            break;
+    loop {
+        if nd.is_some_and(|d| d < i) {
+            nd = next(&dq, i);
+        }
+        if ns.is_some_and(|s| s < i) {
+            ns = next(&sq, i);
+        }
+        let (start, finder) = match (nd, ns) {
+            (Some(d), Some(s)) if s < d => (s, &sq),
+            (Some(d), _) => (d, &dq),
+            (None, Some(s)) => (s, &sq),
+            (None, None) => break,
         };
-        let start = i + j;
         if let Some(k) = memchr::memrchr(b'\n', &b[i..start]) {
             line_start = i + k + 1;
         }
-        let q = b[start];
-        if b.len() < start + 3 || b[start + 1] != q || b[start + 2] != q {
-            i = start + 1;
-            continue;
-        }
-        let close = memchr::memmem::find(&b[start + 3..], &[q, q, q])
+        let close = finder
+            .find(&b[start + 3..])
             .map_or(b.len(), |k| start + 3 + k + 3);
         if opens_docstring(text, line_start, start) {
             out.push((start, close));
