@@ -35,6 +35,10 @@ pub struct SourcedPattern {
     /// The written forms found in any text file (see [`distinctive`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub distinctive: Vec<Distinctive>,
+    /// Other systems that write the distinctive forms too: in a file naming one of them, the
+    /// forms alone are not reported (see [`distinctive`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other_systems: Vec<String>,
 }
 
 impl std::ops::Deref for SourcedPattern {
@@ -52,10 +56,12 @@ impl SourcedPattern {
         let seen_in = seen_in::parse(raw, check);
         let pattern = Pattern::parse(raw, check)?;
         let distinctive = distinctive::parse(raw, &pattern.literals(), check);
+        let other_systems = distinctive::parse_other_systems(raw, &distinctive, check);
         (check.problems.len() == before).then_some(SourcedPattern {
             pattern,
             seen_in,
             distinctive,
+            other_systems,
         })
     }
 }
@@ -251,6 +257,7 @@ impl KindSchema {
         all.extend(self.optional);
         all.push(seen_in::FIELD);
         all.push(distinctive::FIELD);
+        all.push(distinctive::OTHER_SYSTEMS);
         all.join(", ")
     }
 }
@@ -276,6 +283,7 @@ impl Pattern {
                 && !schema.optional.contains(field)
                 && *field != seen_in::FIELD
                 && *field != distinctive::FIELD
+                && *field != distinctive::OTHER_SYSTEMS
             {
                 check.err_loc(
                     *at,
