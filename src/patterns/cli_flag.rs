@@ -208,9 +208,11 @@ impl PatternKind for CliFlag {
         }
         // The flag as a quoted argument of a list that holds the subcommand
         // (`["register", "--locked=false"]`, `exec.Command("gitlab-runner", "register", …)`,
-        // HCL's `join(" ", ["--tag-list ${var.tags}", …])`), in any file that runs commands; one
-        // the command's own words already found is not added again.
-        if written && (sub.is_empty() || ctx.contains(sub)) {
+        // HCL's `join(" ", ["--tag-list ${var.tags}", …])`, a shell array), in code and in shell
+        // files; one the command's own words already found is not added again. (A YAML list is
+        // a command's arguments, read with the program its `image:` names.)
+        let lists = matches!(ctx.src.class.kind, FileKind::Code | FileKind::Shell);
+        if written && lists && (sub.is_empty() || ctx.contains(sub)) {
             let found: Vec<(usize, usize)> = out.iter().map(|h| (h.start, h.end)).collect();
             let quoted = quoted_arguments(flag, ctx).into_iter();
             out.extend(quoted.filter(|q| !found.iter().any(|&(s, e)| (s..=e).contains(&q.start))));

@@ -100,7 +100,10 @@ pub fn parse_other_systems(
         } else {
             check.err_at(
                 item,
-                format!("`{OTHER_SYSTEMS}` name `{}` is too short or padded", item.value),
+                format!(
+                    "`{OTHER_SYSTEMS}` name `{}` is too short or padded",
+                    item.value
+                ),
                 Some(format!("write it as {OTHER}")),
             );
         }
