@@ -22,6 +22,7 @@ use crate::syntax::embedded;
 /// The file model the scan reads files with (kept here for the names the library had).
 pub use crate::syntax::{classify, cmdline, graphql, source, yaml};
 pub use finding::{Context, FileError, Finding, Severity, Status, Summary};
+pub use includes::{CiProject, ci_project};
 pub use sink::{UNUSED_SUPPRESSION, UnusedSuppression};
 
 use crate::catalog::{Catalog, Entry};

@@ -1,0 +1,52 @@
+//! The workspace's CI configuration, as `uplint scan` of the workspace reads it: the files its
+//! `.gitlab-ci.yml` includes locally (CI configuration whatever their name) and the jobs of all
+//! of them together, which judge the jobs of each (a job's `id_tokens:` may come from a
+//! template of another file). Read from the files on disk when the workspace opens and again
+//! when a file that may be part of it is saved.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::scan::{CiProject, ci_project};
+use crate::syntax::ci_jobs::Jobs;
+
+#[derive(Debug, Default)]
+pub struct CiContext {
+    project: CiProject,
+    /// The canonical path of each file of the project, and whether it is included (rather than
+    /// the project's own `.gitlab-ci.yml`), as the scan's walk keeps them.
+    files: BTreeMap<PathBuf, bool>,
+}
+
+impl CiContext {
+    /// The CI configuration of the workspace at `root` (none without a root).
+    pub fn read(root: Option<&Path>) -> CiContext {
+        let Some(root) = root else {
+            return CiContext::default();
+        };
+        let project = ci_project(root);
+        let root_file = root.join(".gitlab-ci.yml");
+        let mut files = BTreeMap::new();
+        let included = project.files.iter().map(|f| (f, true));
+        for (f, is_included) in included.chain(std::iter::once((&root_file, false))) {
+            if let Ok(c) = f.canonicalize() {
+                files.entry(c).or_insert(is_included);
+            }
+        }
+        CiContext { project, files }
+    }
+
+    /// Is the file at `path` part of the project: `Some(true)` included, `Some(false)` the
+    /// project's own `.gitlab-ci.yml`, `None` not part of it.
+    pub fn membership(&self, path: &Path) -> Option<bool> {
+        if self.files.is_empty() {
+            return None;
+        }
+        self.files.get(&path.canonicalize().ok()?).copied()
+    }
+
+    /// The jobs of the whole project.
+    pub fn jobs(&self) -> &Jobs {
+        &self.project.jobs
+    }
+}
