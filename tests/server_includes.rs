@@ -269,3 +269,45 @@ fn saving_the_root_ci_file_reads_the_project_again() {
     assert_eq!(c.diagnostics(&ci), scanned(root, ".gitlab-ci.yml"));
     assert_eq!(c.finish(), Some(0));
 }
+
+/// A document of the project is judged with its own jobs as its text has them now (an edit not
+/// yet saved), between the jobs of the other files: the root's `build` job that no longer
+/// extends `.tokens` is flagged at once, the included file's `read` job that gains
+/// `id_tokens:` is not; each as a scan gives once the text is written. (Before: the jobs were
+/// those of the files as last read, the edits not seen until saved.)
+#[test]
+fn edits_not_yet_saved_are_judged_with_the_rest_of_the_project() {
+    let dir = project(ROOT_CI);
+    let root = dir.path();
+    let mut c = Client::start(root);
+    let change = |c: &mut Client, path: &Path, text: &str| {
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri(path), "version": 2}, "contentChanges": [{"text": text}]}),
+        );
+    };
+
+    let ci = root.join(".gitlab-ci.yml");
+    c.open(&ci);
+    assert_eq!(c.diagnostics(&ci), []);
+    let edited = ROOT_CI.replace("  extends: .tokens\n", "");
+    change(&mut c, &ci, &edited);
+    let got = c.diagnostics(&ci);
+    assert_eq!(got, [jwt(6, 3, 10)], "build lost its id_tokens");
+    std::fs::write(&ci, &edited).unwrap();
+    assert_eq!(got, scanned(root, ".gitlab-ci.yml"));
+
+    let deploy = root.join("ci/deploy.yml");
+    c.open(&deploy);
+    assert_eq!(c.diagnostics(&deploy), [jwt(9, 3, 10), jwt(12, 18, 28)]);
+    let edited = DEPLOY.replace(
+        "read:\n",
+        "read:\n  id_tokens:\n    VAULT_ID_TOKEN:\n      aud: https://vault.example.com\n",
+    );
+    change(&mut c, &deploy, &edited);
+    let got = c.diagnostics(&deploy);
+    assert_eq!(got, [jwt(15, 18, 28)], "read has its id_tokens");
+    std::fs::write(&deploy, &edited).unwrap();
+    assert_eq!(got, scanned(root, "ci/deploy.yml"));
+    assert_eq!(c.finish(), Some(0));
+}

@@ -3,6 +3,7 @@
 //! version of the text.
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 
@@ -10,6 +11,7 @@ use super::ci::CiContext;
 use super::engine::Engine;
 use super::text::Text;
 use crate::scan::{Finding, classify};
+use crate::syntax::ci_jobs::Jobs;
 use crate::syntax::classify::Class;
 
 /// What a document is scanned as.
@@ -22,8 +24,8 @@ pub struct Kind {
     pub file: Option<PathBuf>,
     pub class: Class,
     /// Part of the workspace's CI project (its `.gitlab-ci.yml` or a file it includes): judged
-    /// with the project's jobs, as in a scan.
-    pub in_ci_project: bool,
+    /// with the project's jobs, as in a scan; the jobs of the files before and after it.
+    pub ci_project: Option<Rc<(Jobs, Jobs)>>,
 }
 
 pub struct Document {
@@ -74,7 +76,9 @@ impl Document {
     pub fn reclassify(&mut self, uri: &str, root: Option<&Path>, ci: &CiContext) -> bool {
         let kind = kind_in(uri, &self.language, root, ci);
         let same = match (&kind, &self.kind) {
-            (Some(a), Some(b)) => a.class == b.class && a.in_ci_project == b.in_ci_project,
+            (Some(a), Some(b)) => {
+                a.class == b.class && a.ci_project.is_some() == b.ci_project.is_some()
+            }
             (None, None) => true,
             _ => false,
         };
@@ -118,12 +122,14 @@ pub fn kind_in(uri: &str, language: &str, root: Option<&Path>, ci: &CiContext) -
             shown: shown_path(&file, root),
             file: Some(file),
             class: classify::ci(),
-            in_ci_project: false,
+            ci_project: None,
         }),
         _ => kind_of(uri, language, root),
     };
-    if let Some(k) = &mut kind {
-        k.in_ci_project = member.is_some();
+    if let Some(k) = &mut kind
+        && member.is_some()
+    {
+        k.ci_project = k.file.as_deref().and_then(|f| ci.around(f)).map(Rc::new);
     }
     kind
 }
@@ -147,7 +153,7 @@ pub fn kind_of(uri: &str, language: &str, root: Option<&Path>) -> Option<Kind> {
             shown,
             file: Some(file),
             class,
-            in_ci_project: false,
+            ci_project: None,
         });
     }
     let name = name_for_language(language)
@@ -162,7 +168,7 @@ pub fn kind_of(uri: &str, language: &str, root: Option<&Path>) -> Option<Kind> {
         shown: name,
         file: None,
         class,
-        in_ci_project: false,
+        ci_project: None,
     })
 }
 

@@ -10,6 +10,7 @@ use crate::catalog::{Catalog, DataErrors};
 use crate::config::{self, Config, Origin, Settings};
 use crate::scan::{FileInput, FileResult, Finding, Options, Scanner};
 use crate::syntax::FileKind;
+use crate::syntax::ci_jobs::ProjectJobs;
 use crate::syntax::source::Source;
 use crate::version::ServiceVersion;
 
@@ -152,7 +153,11 @@ impl Engine {
             path,
             class,
             text,
-            ci_project: (kind.in_ci_project && class.kind == FileKind::Ci).then(|| self.ci.jobs()),
+            ci_project: kind
+                .ci_project
+                .as_deref()
+                .filter(|_| class.kind == FileKind::Ci)
+                .map(|(before, after)| ProjectJobs::Around(before, after)),
         };
         let mut result = FileResult::default();
         self.scanner

@@ -320,7 +320,7 @@ impl Server {
         self.engine.ci = ci::CiContext::read(self.root.as_deref());
         for (uri, doc) in &mut self.docs {
             let changed = doc.reclassify(uri.as_str(), self.root.as_deref(), &self.engine.ci);
-            if changed || doc.kind.as_ref().is_some_and(|k| k.in_ci_project) {
+            if changed || doc.kind.as_ref().is_some_and(|k| k.ci_project.is_some()) {
                 doc.invalidate();
                 self.dirty.insert(uri.clone());
             }
@@ -425,7 +425,7 @@ fn may_be_ci(uri: &str, doc: &Document) -> bool {
         return false;
     };
     kind.file.is_some()
-        && (kind.in_ci_project
+        && (kind.ci_project.is_some()
             || kind.class.kind == crate::syntax::FileKind::Ci
             || uri.ends_with(".yml")
             || uri.ends_with(".yaml"))
