@@ -18,7 +18,7 @@ source scripts/tools.sh
 export PATH="$tools_root/cargo-fuzz/bin:$PATH"
 if ! command -v cargo-fuzz >/dev/null 2>&1; then
   cargo install --quiet --locked --root "$tools_root/cargo-fuzz" cargo-fuzz
-  installed "cargo-fuzz $(cargo-fuzz --version | cut -d' ' -f2)" "target/tools/cargo-fuzz (cargo install --root)"
+  installed "cargo-fuzz $(cargo-fuzz --version | cut -d' ' -f2)" "target/tools/cargo-fuzz (cargo install --locked --root)"
 fi
 export RUSTC_BOOTSTRAP=1
 cargo fuzz build -O -a --sanitizer none

@@ -1,6 +1,6 @@
 # Sourced by the scripts that need tools the machine may lack. Tools go into the checkout's
 # target/tools/ (npm packages under node_modules there, Python packages in a venv there, cargo
-# tools with `cargo install --root` there), never into the system or the user's home, except
+# tools with `cargo install --locked --root` there), never into the system or the user's home, except
 # the Debian packages no folder can hold (chromium, neovim, rsync: apt-get, said as such).
 # Every install is recorded in target/tools/installed.txt; .ci/run lists that record at its end.
 tools_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/target/tools"
