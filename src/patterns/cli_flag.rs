@@ -219,18 +219,22 @@ impl PatternKind for CliFlag {
         }
         // The environment variable the program reads for the flag. On a line where the flag is
         // written, it is the flag's value (`--registration-token "$REGISTRATION_TOKEN"`): one
-        // use, found once, as the flag.
+        // use, found once, as the flag. Elsewhere one finding per line: a definition that
+        // names and uses it (`REGISTRATION_TOKEN: ${REGISTRATION_TOKEN:?…}`) is one setting.
         if let Some(env) = &self.env {
             let mut env_hits = word_hits(env, ctx, WordBytes::Ident);
             env_hits.sort_by_key(|h| h.start);
             if !env_hits.is_empty() {
                 let flag_lines = line_numbers(text, out.iter().map(|h| h.start));
                 let env_lines = line_numbers(text, env_hits.iter().map(|h| h.start));
+                let mut last = None;
                 out.extend(
                     env_hits
                         .into_iter()
                         .zip(env_lines)
-                        .filter(|(_, line)| flag_lines.binary_search(line).is_err())
+                        .filter(|(_, line)| {
+                            flag_lines.binary_search(line).is_err() && last.replace(*line) != Some(*line)
+                        })
                         .map(|(h, _)| h),
                 );
             }

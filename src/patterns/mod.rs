@@ -379,17 +379,22 @@ pub const MAX_WORD_HITS: usize = 40_000;
 const EXPANSION_LOOK_BACK: usize = 256;
 
 /// Is the bare word at `at` in the message of `${NAME:?message}` or `${NAME?message}`? Looks
-/// back at most [`EXPANSION_LOOK_BACK`] bytes, within the line.
+/// back at most [`EXPANSION_LOOK_BACK`] bytes, within the line; an expansion closed before the
+/// word (`${A:?x} WORD`, or one nested in the message: `${A:?${B} is unset: set WORD}`) is
+/// passed over.
 fn in_expansion_message(b: &[u8], at: usize) -> bool {
     if at == 0 || b[at - 1] == b'$' {
         return false;
     }
     let floor = at.saturating_sub(EXPANSION_LOOK_BACK);
     let mut i = at;
+    let mut closed = 0usize;
     while i > floor + 1 {
         i -= 1;
         match b[i] {
-            b'\n' | b'}' => return false,
+            b'\n' => return false,
+            b'}' => closed += 1,
+            b'{' if b[i - 1] == b'$' && closed > 0 => closed -= 1,
             b'{' if b[i - 1] == b'$' => {
                 let name_end = i
                     + 1
@@ -467,6 +472,13 @@ mod tests {
         assert!(
             !at("${A:?x $REGISTRATION_TOKEN}", 0),
             "an expansion in the message"
+        );
+        let nested = "${REGISTRATION_TOKEN:?${REGISTRATION_TOKEN} unset: set REGISTRATION_TOKEN}";
+        assert!(!at(nested, 0) && !at(nested, 1), "the uses");
+        assert!(at(nested, 2), "a message with an expansion before the word");
+        assert!(
+            !at("${A:?x} ${B} REGISTRATION_TOKEN", 0),
+            "after two expansions"
         );
     }
 
