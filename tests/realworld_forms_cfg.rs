@@ -402,3 +402,31 @@ fn shell_url_variable_takes_the_method_of_the_command_that_uses_it() {
         &[("rotate.sh", 6, "runner-reset-registration-token-endpoints")],
     );
 }
+
+#[test]
+fn register_flags_in_another_languages_argument_list() {
+    let found = scan(&[
+        (
+            "tools/register.py",
+            "import subprocess\n\ndef register(tok):\n    args = [\"gitlab-runner\", \"register\", \"--registration-token\", tok, \"--tag-list\", \"ci\"]\n    subprocess.run(args, check=True)\n",
+        ),
+        (
+            "tools/register.js",
+            "const args = [\"register\", \"--non-interactive\"];\nargs.push(\"--locked=false\");\nspawn(\"gitlab-runner\", args);\n",
+        ),
+        (
+            "tools/register.go",
+            "package tools\n\nimport \"os/exec\"\n\nfunc Register(tok string) error {\n\treturn exec.Command(\"gitlab-runner\", \"register\", \"--tag-list\", \"go\", \"--registration-token\", tok).Run()\n}\n",
+        ),
+    ]);
+    assert_found(
+        &found,
+        &[
+            ("tools/register.py", 4, TOKEN),
+            ("tools/register.py", 4, ARGS),
+            ("tools/register.js", 2, ARGS),
+            ("tools/register.go", 6, ARGS),
+            ("tools/register.go", 6, TOKEN),
+        ],
+    );
+}
