@@ -85,6 +85,20 @@ impl Structure {
     /// What `self` (after an edit) has that `before` had not, in words; `None` when it is no
     /// worse: no more problems than before, and no name used and not declared that was not so.
     pub fn worse_than(&self, before: &Structure, text: &str) -> Option<String> {
+        if self.problems.len() > before.problems.len() {
+            let new = self
+                .problems
+                .iter()
+                .find(|p| !before.problems.iter().any(|q| q.1 == p.1))
+                .or(self.problems.first());
+            return Some(match new {
+                Some(&(at, p)) => {
+                    let line = 1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count();
+                    format!("{p} at line {line}")
+                }
+                None => "it would no longer parse".to_string(),
+            });
+        }
         // Once per scope: a name undeclared in more scopes than before is lost.
         let mut known: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         for name in &before.undeclared {
@@ -96,24 +110,7 @@ impl Structure {
             *n = n.saturating_sub(1);
             lost
         });
-        if let Some(name) = lost {
-            return Some(format!("`{name}` would be used and not declared"));
-        }
-        if self.problems.len() <= before.problems.len() {
-            return None;
-        }
-        let new = self
-            .problems
-            .iter()
-            .find(|p| !before.problems.iter().any(|q| q.1 == p.1))
-            .or(self.problems.first());
-        Some(match new {
-            Some(&(at, p)) => {
-                let line = 1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..at]).count();
-                format!("{p} at line {line}")
-            }
-            None => "it would no longer parse".to_string(),
-        })
+        lost.map(|name| format!("`{name}` would be used and not declared"))
     }
 }
 
