@@ -158,6 +158,7 @@ mod tests {
             breaking: false,
             occurrence: 0,
             file: None,
+            related: Vec::new(),
         };
         edits_for(entry, &finding, &src).map(|(_, what, _)| what)
     }
