@@ -259,6 +259,13 @@ fn parse(file: &FileText, text: &str) -> Parse {
     Parse { errors, code }
 }
 
+/// Why the fix alone would make the file's text read worse (see [`fix_text`]); `None` when
+/// it would not: the check of a fix offered on its own (the language server's quick fixes).
+pub fn worsens(file: &FileText, fix: &Fix) -> Option<String> {
+    let edited = apply_edits(&file.text, &fix.edits);
+    parse(file, &edited).worse_than(&parse(file, &file.text), &edited)
+}
+
 /// Apply `fixes` to `text` one at a time, leaving out (into `dropped`) each that makes the text
 /// parse worse than `text` did.
 fn one_by_one(
