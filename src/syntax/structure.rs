@@ -124,6 +124,7 @@ pub fn read(lang: Lang, text: &str) -> Structure {
         toks: Vec::new(),
         problems: Vec::new(),
         heredocs: Vec::new(),
+        formatted: false,
     };
     lx.run();
     let undeclared = match lang {
@@ -165,6 +166,8 @@ struct Quote {
     escapes: bool,
     /// `${` (JavaScript templates) or `#{` (Ruby): the byte before `{` that opens code.
     interp: Option<u8>,
+    /// Python's f-strings: `{ … }` holds code, `{{` is a brace.
+    braces: bool,
     /// Ruby's `%w[ … ]` and the like: the bracket that nests inside, and how deep.
     nest: Option<u8>,
     depth: usize,
@@ -186,6 +189,8 @@ struct Lexer<'t> {
     problems: Vec<(usize, Problem)>,
     /// Ruby heredocs opened on the current line: (start, terminator, indented).
     heredocs: Vec<(usize, &'t [u8], bool)>,
+    /// The string at the cursor has an `f` prefix (Python).
+    formatted: bool,
 }
 
 fn is_ident_start(c: u8) -> bool {
@@ -309,6 +314,7 @@ impl<'t> Lexer<'t> {
             && self.i - s <= 2
             && self.b[s..self.i].iter().all(|c| b"rRbBuUfF".contains(c))
         {
+            self.formatted = self.b[s..self.i].iter().any(|c| b"fF".contains(c));
             return;
         }
         self.push(s, self.i, Kind::Ident);
@@ -400,6 +406,7 @@ impl<'t> Lexer<'t> {
             multiline,
             escapes: true,
             interp,
+            braces: false,
             nest: None,
             depth: 0,
             start: 0,
@@ -418,6 +425,7 @@ impl<'t> Lexer<'t> {
                 (
                     Quote {
                         triple,
+                        braces: std::mem::take(&mut self.formatted),
                         ..plain(c, triple, None)
                     },
                     if triple { 3 } else { 1 },
@@ -491,6 +499,7 @@ impl<'t> Lexer<'t> {
                 multiline: true,
                 escapes: true,
                 interp: interp.then_some(b'#'),
+                braces: false,
                 nest: (close != d).then_some(d),
                 depth: 0,
                 start: self.i,
@@ -636,6 +645,15 @@ impl<'t> Lexer<'t> {
                 self.i += 2;
                 return;
             }
+            if q.braces && c == b'{' {
+                if b.get(self.i + 1) == Some(&b'{') {
+                    self.i += 2;
+                    continue;
+                }
+                self.stack.push(Frame::Interp(q));
+                self.i += 1;
+                return;
+            }
             if q.nest == Some(c) {
                 q.depth += 1;
             } else if c == q.close {
@@ -774,11 +792,16 @@ fn undeclared(text: &str, toks: &[Tok], lang: Lang) -> Vec<String> {
         if t.kind != Kind::Ident || keywords.contains(&word(t)) {
             continue;
         }
-        let after_dot = k > 0 && punct(k - 1) == Some(Kind::Punct(b'.'));
+        // A selector, or an f-string's conversion (`{x!r}`).
+        let after_dot = k > 0
+            && (punct(k - 1) == Some(Kind::Punct(b'.'))
+                || lang == Lang::Python && punct(k - 1) == Some(Kind::Punct(b'!')));
         let next = punct(k + 1);
         let next2 = punct(k + 2);
         let single = |c: u8| next == Some(Kind::Punct(c)) && next2 != Some(Kind::Punct(b'='));
-        let key = single(b':');
+        // Go's composite keys and labels (`Field: v`) are no uses; in Python `x:` is one
+        // (`if x:`, `{x: y}`, `a[x:y]`), or a declaration too (`x: int = 1`).
+        let key = lang == Lang::Go && single(b':');
         let keyword_argument = t.depth > 0 && single(b'=');
         let s = scopes.owner[k];
         if !(after_dot || key || keyword_argument || known(s, word(t))) {
@@ -823,7 +846,7 @@ fn python_scopes(toks: &[Tok], text: &str) -> Vec<(usize, usize)> {
     let statement_start = |k: usize| {
         toks[k].depth == 0
             && toks[k].kind != Kind::Newline
-            && (k == 0 || toks[k - 1].kind == Kind::Newline)
+            && (k == 0 || toks[k - 1].kind == Kind::Newline && toks[k - 1].depth == 0)
     };
     let mut out = Vec::new();
     for k in 0..toks.len() {
@@ -984,16 +1007,23 @@ fn go_declared(text: &str, toks: &[Tok]) -> Names {
 /// The names of `a, b` before the token at `k` (an assignment's `=` or `:=`).
 fn declare_backwards(text: &str, toks: &[Tok], k: usize, names: &mut Names) {
     let mut j = k;
+    // Inside a subscript read backwards (`a[i] = …` declares nothing).
+    let mut subscript = 0usize;
     while j > 0 {
         j -= 1;
         match toks[j].kind {
-            Kind::Ident => {
+            Kind::Punct(b']') => subscript += 1,
+            Kind::Punct(b'[') if subscript > 0 => subscript -= 1,
+            Kind::Ident if subscript == 0 => {
+                // `a.b = …` and `a[i] = …` set a part of `a`; `x.a = …` sets `x`'s.
                 let dotted = j > 0 && is_punct(toks, j - 1, b'.');
-                if !dotted {
+                let owner = is_punct(toks, j + 1, b'.') || is_punct(toks, j + 1, b'[');
+                if !dotted && !owner {
                     names.insert(text[toks[j].start..toks[j].end].to_string());
                 }
             }
-            Kind::Punct(b',' | b'(' | b')' | b'[' | b']' | b'*' | b'.') => {}
+            _ if subscript > 0 => {}
+            Kind::Punct(b',' | b'(' | b')' | b'[' | b'*' | b'.') => {}
             _ => break,
         }
     }
@@ -1012,7 +1042,9 @@ fn python_declared(text: &str, toks: &[Tok]) -> Names {
     for k in 0..toks.len() {
         names.k = k;
         let statement_start = k == 0
-            || matches!(toks[k - 1].kind, Kind::Newline | Kind::Punct(b';')) && toks[k].depth == 0;
+            || matches!(toks[k - 1].kind, Kind::Newline | Kind::Punct(b';'))
+                && toks[k - 1].depth == 0
+                && toks[k].depth == 0;
         match word(k) {
             Some(kw @ ("def" | "class")) => {
                 if let Some(w) = word(k + 1) {
@@ -1178,6 +1210,27 @@ mod tests {
         assert!(py_worse(py.replace("(base, filepath)", "(base, path)")));
         assert!(py_worse(py.replace("'filepath'", "'file'path'")));
         assert!(py_worse(py.replace("'filepath'", "'filepath")));
+        // A use inside an f-string's braces counts; `{{` is a brace.
+        let f = "def g(name):\n    return f\"{{x}} {name!r:>4} {'a'}\"\n";
+        assert_eq!(read(Lang::Python, f), Structure::default());
+        assert!(worse(Lang::Python, f, &f.replace("g(name)", "g(n)")));
+        // A signature over several lines, its `)` at the start of one: the body is still its.
+        let multi = "class A:\n    def __init__(\n        self, config_files=None\n    ) -> None:\n        self.f = config_files\n\n    def g(self):\n        return self.f\n";
+        assert_eq!(read(Lang::Python, multi), Structure::default());
+        let renamed = multi.replace("self, config_files", "self, files");
+        assert!(worse(Lang::Python, multi, &renamed));
+        // Setting a part of a name declares nothing.
+        let part = "def f(m, d):\n    m.value = 1\n    d['k'] = 2\n";
+        assert!(worse(
+            Lang::Python,
+            part,
+            &part.replace("f(m, d)", "f(n, d)")
+        ));
+        assert!(worse(
+            Lang::Python,
+            part,
+            &part.replace("f(m, d)", "f(m, e)")
+        ));
         assert!(!py_worse(py.replace("'filepath'", "'direct_asset_path'")));
         for (lang, text, key) in [
             (
