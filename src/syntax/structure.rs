@@ -1,8 +1,9 @@
 //! The structure of a source file, read to check that a fix leaves the code whole: its strings
-//! and comments end, its brackets pair up, and (Go, Python) the names its code uses are still
-//! declared in it as they were. Not a parser: a lexer per language family (Go, Python,
-//! JavaScript/TypeScript, Ruby) and, for Go and Python, a reading of the declarations (function
-//! names and parameters, variables, constants, types, imports, assignments, loop variables).
+//! and comments end, its brackets pair up, and (Go, Python, JavaScript/TypeScript) the names its
+//! code uses are still declared in it as they were. Not a parser: a lexer per language family
+//! (Go, Python, JavaScript/TypeScript, Ruby) and, but for Ruby, a reading of the declarations
+//! (function names and parameters, variables, constants, types, imports, assignments, loop
+//! variables; JavaScript's in `script.rs`) by function scope.
 //!
 //! What it gives is compared before and after an edit ([`Structure::count`]): a file that
 //! already had problems (a newer syntax it does not know, a name declared in another file of the
@@ -10,6 +11,11 @@
 //! fixes are applied, never in the scan.
 
 use std::collections::HashSet;
+
+// Named by its path, so that the module reads the same when included from elsewhere
+// (`scripts/reparse-measure`).
+#[path = "structure/script.rs"]
+mod script;
 
 /// The languages whose structure is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +80,7 @@ impl std::fmt::Display for Problem {
 }
 
 /// A file's structure: its problems (with their byte offsets) and the names its code uses
-/// that it declares nowhere (Go and Python; sorted).
+/// that it declares nowhere in their scope (Go, Python, JavaScript/TypeScript; sorted).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Structure {
     pub problems: Vec<(usize, Problem)>,
@@ -128,8 +134,8 @@ pub fn read(lang: Lang, text: &str) -> Structure {
     };
     lx.run();
     let undeclared = match lang {
-        Lang::Go | Lang::Python => undeclared(text, &lx.toks, lang),
-        Lang::Script | Lang::Ruby => Vec::new(),
+        Lang::Go | Lang::Python | Lang::Script => undeclared(text, &lx.toks, lang),
+        Lang::Ruby => Vec::new(),
     };
     Structure {
         problems: lx.problems,
@@ -765,7 +771,12 @@ fn undeclared(text: &str, toks: &[Tok], lang: Lang) -> Vec<String> {
             python_scopes(toks, text),
             PYTHON_KEYWORDS,
         ),
-        Lang::Script | Lang::Ruby => return Vec::new(),
+        Lang::Script => (
+            script::declared(text, toks),
+            script::scopes(toks, text),
+            script::KEYWORDS,
+        ),
+        Lang::Ruby => return Vec::new(),
     };
     let scopes = Scopes::new(toks.len(), scopes);
     let mut declared: Vec<HashSet<&str>> = vec![HashSet::new(); scopes.list.len()];
@@ -799,9 +810,10 @@ fn undeclared(text: &str, toks: &[Tok], lang: Lang) -> Vec<String> {
         let next = punct(k + 1);
         let next2 = punct(k + 2);
         let single = |c: u8| next == Some(Kind::Punct(c)) && next2 != Some(Kind::Punct(b'='));
-        // Go's composite keys and labels (`Field: v`) are no uses; in Python `x:` is one
-        // (`if x:`, `{x: y}`, `a[x:y]`), or a declaration too (`x: int = 1`).
-        let key = lang == Lang::Go && single(b':');
+        // Go's composite keys and labels and JavaScript's object keys and annotated names
+        // (`Field: v`, `key: v`, `x: T`) are no uses; in Python `x:` is one (`if x:`,
+        // `{x: y}`, `a[x:y]`), or a declaration too (`x: int = 1`).
+        let key = lang != Lang::Python && single(b':');
         let keyword_argument = t.depth > 0 && single(b'=');
         let s = scopes.owner[k];
         if !(after_dot || key || keyword_argument || known(s, word(t))) {
@@ -1246,7 +1258,7 @@ mod tests {
             (Lang::Ruby, "body = { 'filepath' => p }\n", "'filepath'"),
             (Lang::Ruby, "body = { \"filepath\" => p }\n", "\"filepath\""),
         ] {
-            assert_eq!(read(lang, text), Structure::default(), "{text}");
+            assert_eq!(read(lang, text).problems, vec![], "{text}");
             for broken in [
                 text.replace(key, &format!("{key}}}")),
                 text.replace(key, &key[..key.len() - 1]),
