@@ -13,6 +13,9 @@ goparam = re.compile(r'func (?:\([^)]*\) )?\w+\((\w+)(?:, \w+)* [\w.*\[\]]')
 # the other draws stay those of the first sample).
 tsparam = re.compile(r'(?:function \w+|\n\s+(?:async )?\w+|=\s*(?:async )?)\((\w+)\??:')
 ts_draw = random.Random(36)
+# Ruby: a method's first parameter in parentheses (drawn apart too).
+rbparam = re.compile(r'def (?:self\.)?\w+[?!]?\((\w+)')
+rb_draw = random.Random(36)
 pyparam = re.compile(r'def \w+\((?:self, |cls, )?(?!self\b|cls\b)(\w+)')
 for lang, (repo, ext) in langs.items():
     files = sorted(os.path.join(d, f) for d, _, fs in os.walk(os.path.join(C, repo)) for f in fs if f.endswith(ext))
@@ -39,11 +42,11 @@ for lang, (repo, ext) in langs.items():
             'quote': text[:s] + q + name[:2] + q + name[2:] + q + text[e:],
             'range': text[:s] + q + name + '_renamed' + text[e:],
         }
-        pm = {'go': goparam, 'py': pyparam, 'ts': tsparam}.get(lang)
+        pm = {'go': goparam, 'py': pyparam, 'ts': tsparam, 'rb': rbparam}.get(lang)
         if pm:
             ms = [x for x in pm.finditer(text) if len(re.findall(r'\b%s\b' % x.group(1), text[x.end():x.end()+3000])) > 0]
             if ms:
-                x = (ts_draw if lang == 'ts' else random).choice(ms)
+                x = {'ts': ts_draw, 'rb': rb_draw}.get(lang, random).choice(ms)
                 variants['decl'] = text[:x.start(1)] + x.group(1) + '_renamed' + text[x.end(1):]
         for kind, t in variants.items():
             d = os.path.join(OUT, lang, kind)

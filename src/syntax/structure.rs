@@ -1,9 +1,9 @@
 //! The structure of a source file, read to check that a fix leaves the code whole: its strings
-//! and comments end, its brackets pair up, and (Go, Python, JavaScript/TypeScript) the names its
-//! code uses are still declared in it as they were. Not a parser: a lexer per language family
-//! (Go, Python, JavaScript/TypeScript, Ruby) and, but for Ruby, a reading of the declarations
-//! (function names and parameters, variables, constants, types, imports, assignments, loop
-//! variables; JavaScript's in `script.rs`) by function scope.
+//! and comments end, its brackets pair up, and the names its code uses are still declared in it
+//! as they were. Not a parser: a lexer per language family (Go, Python, JavaScript/TypeScript,
+//! Ruby) and a reading of the declarations (function names and parameters, variables,
+//! constants, types, imports, assignments, loop and block variables; JavaScript's in
+//! `structure/script.rs`, Ruby's in `structure/ruby.rs`) by function scope.
 //!
 //! What it gives is compared before and after an edit ([`Structure::count`]): a file that
 //! already had problems (a newer syntax it does not know, a name declared in another file of the
@@ -14,6 +14,8 @@ use std::collections::HashSet;
 
 // Named by its path, so that the module reads the same when included from elsewhere
 // (`scripts/reparse-measure`).
+#[path = "structure/ruby.rs"]
+mod ruby;
 #[path = "structure/script.rs"]
 mod script;
 
@@ -80,7 +82,7 @@ impl std::fmt::Display for Problem {
 }
 
 /// A file's structure: its problems (with their byte offsets) and the names its code uses
-/// that it declares nowhere in their scope (Go, Python, JavaScript/TypeScript; sorted).
+/// that it declares nowhere in their scope (sorted).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Structure {
     pub problems: Vec<(usize, Problem)>,
@@ -133,10 +135,7 @@ pub fn read(lang: Lang, text: &str) -> Structure {
         formatted: false,
     };
     lx.run();
-    let undeclared = match lang {
-        Lang::Go | Lang::Python | Lang::Script => undeclared(text, &lx.toks, lang),
-        Lang::Ruby => Vec::new(),
-    };
+    let undeclared = undeclared(text, &lx.toks, lang);
     Structure {
         problems: lx.problems,
         undeclared,
@@ -776,7 +775,11 @@ fn undeclared(text: &str, toks: &[Tok], lang: Lang) -> Vec<String> {
             script::scopes(toks, text),
             script::KEYWORDS,
         ),
-        Lang::Ruby => return Vec::new(),
+        Lang::Ruby => (
+            ruby::declared(text, toks),
+            ruby::scopes(toks, text),
+            ruby::KEYWORDS,
+        ),
     };
     let scopes = Scopes::new(toks.len(), scopes);
     let mut declared: Vec<HashSet<&str>> = vec![HashSet::new(); scopes.list.len()];
@@ -803,10 +806,13 @@ fn undeclared(text: &str, toks: &[Tok], lang: Lang) -> Vec<String> {
         if t.kind != Kind::Ident || keywords.contains(&word(t)) {
             continue;
         }
-        // A selector, or an f-string's conversion (`{x!r}`).
+        // A selector, an f-string's conversion (`{x!r}`), a Ruby symbol, constant path,
+        // instance, class or global variable (`:x`, `A::X`, `@x`, `$x`).
+        let joined_to = |c: u8| punct(k - 1) == Some(Kind::Punct(c)) && toks[k - 1].end == t.start;
         let after_dot = k > 0
             && (punct(k - 1) == Some(Kind::Punct(b'.'))
-                || lang == Lang::Python && punct(k - 1) == Some(Kind::Punct(b'!')));
+                || lang == Lang::Python && joined_to(b'!')
+                || lang == Lang::Ruby && (joined_to(b':') || joined_to(b'@') || joined_to(b'$')));
         let next = punct(k + 1);
         let next2 = punct(k + 2);
         let single = |c: u8| next == Some(Kind::Punct(c)) && next2 != Some(Kind::Punct(b'='));
