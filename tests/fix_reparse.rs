@@ -159,3 +159,63 @@ fn the_dropped_fix_would_have_broken_each_file() {
         assert!(why.is_some(), "{file}");
     }
 }
+
+/// Reading a file's structure stays linear on hostile text (it runs on every file a fix edits,
+/// twice a round): forms that a scan back or forward from each token would make quadratic, at
+/// a size where that takes minutes and the linear reading well under a second (the ceiling is
+/// far above it, so only a regression fails).
+#[test]
+fn reading_is_linear_on_hostile_text() {
+    let forms: &[(Lang, &str)] = &[
+        (Lang::Go, "func ("),
+        (Lang::Go, "func f() ("),
+        (Lang::Go, "var ("),
+        (Lang::Go, "(("),
+        (Lang::Go, "]]"),
+        (Lang::Go, "a, "),
+        (Lang::Go, "a := "),
+        (Lang::Python, "lambda a "),
+        (Lang::Python, "for a "),
+        (Lang::Python, "as "),
+        (Lang::Python, "from "),
+        (Lang::Python, "import a "),
+        (Lang::Python, "def f(\n"),
+        (Lang::Python, "def f():\n "),
+        (Lang::Python, "f'{"),
+        (Lang::Python, "x = "),
+        (Lang::Python, "a["),
+        (Lang::Script, "(a): "),
+        (Lang::Script, "(a) => "),
+        (Lang::Script, "a => "),
+        (Lang::Script, "import "),
+        (Lang::Script, "`${"),
+        (Lang::Script, "const {"),
+        (Lang::Script, "function f() {"),
+        (Lang::Ruby, "def a\n"),
+        (Lang::Ruby, "def a\n "),
+        (Lang::Ruby, "do |"),
+        (Lang::Ruby, "rescue "),
+        (Lang::Ruby, "for a "),
+        (Lang::Ruby, "a[b] = "),
+        (Lang::Ruby, "%w["),
+        (Lang::Ruby, "\"#{"),
+    ];
+    for &(lang, form) in forms {
+        let text = form.repeat(300_000 / form.len());
+        let (done, wait) = std::sync::mpsc::channel();
+        let t = text.clone();
+        std::thread::spawn(move || {
+            let started = std::time::Instant::now();
+            structure::read(lang, &t);
+            let _ = done.send(started.elapsed());
+        });
+        match wait.recv_timeout(std::time::Duration::from_secs(20)) {
+            Ok(took) if std::env::var("SHOW").is_ok() => eprintln!("{lang:?} {form:?}: {took:?}"),
+            Ok(took) => assert!(took.as_secs() < 20, "{lang:?} {form:?}: {took:?}"),
+            Err(_) => panic!(
+                "{lang:?} {form:?} x {}: not read in 20 s",
+                text.len() / form.len()
+            ),
+        }
+    }
+}

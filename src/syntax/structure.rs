@@ -142,6 +142,12 @@ pub fn read(lang: Lang, text: &str) -> Structure {
     }
 }
 
+/// How many tokens a list or group is read for its names (a Go `const ( … )` block, a
+/// parameter list, a pattern), and how many a keyword's names are looked for after it: bounds
+/// that keep the reading linear on hostile text (a million unclosed `var (`).
+const LIST_REACH: usize = 1024;
+const REACH: usize = 256;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Ident,
@@ -158,6 +164,8 @@ struct Tok {
     kind: Kind,
     /// How many brackets are open around it.
     depth: usize,
+    /// An opening bracket's closing one (its index), `usize::MAX` when none closes it.
+    pair: usize,
 }
 
 /// How a string ends and what it holds.
@@ -180,7 +188,8 @@ struct Quote {
 }
 
 enum Frame {
-    Open(u8, usize),
+    /// A bracket, its offset and its token's index.
+    Open(u8, usize, usize),
     /// Code inside a string's `${ … }` or `#{ … }`: at its `}` the string goes on.
     Interp(Quote),
 }
@@ -214,6 +223,7 @@ impl<'t> Lexer<'t> {
             end,
             kind,
             depth,
+            pair: usize::MAX,
         });
     }
 
@@ -242,7 +252,7 @@ impl<'t> Lexer<'t> {
                 }
                 b'(' | b'[' | b'{' => {
                     self.push(self.i, self.i + 1, Kind::Punct(c));
-                    self.stack.push(Frame::Open(c, self.i));
+                    self.stack.push(Frame::Open(c, self.i, self.toks.len() - 1));
                     self.i += 1;
                 }
                 b')' | b']' | b'}' => self.close(c),
@@ -256,7 +266,7 @@ impl<'t> Lexer<'t> {
         }
         for f in std::mem::take(&mut self.stack) {
             match f {
-                Frame::Open(c, at) => self.problems.push((at, Problem::Unclosed(c))),
+                Frame::Open(c, at, _) => self.problems.push((at, Problem::Unclosed(c))),
                 Frame::Interp(q) => self.problems.push((q.start, Problem::UnterminatedString)),
             }
         }
@@ -331,6 +341,7 @@ impl<'t> Lexer<'t> {
             b']' => b'[',
             _ => b'{',
         };
+        let mut closed = None;
         match self.stack.last() {
             Some(Frame::Interp(q)) if c == b'}' => {
                 let q = *q;
@@ -339,32 +350,44 @@ impl<'t> Lexer<'t> {
                 self.string(q);
                 return;
             }
-            Some(Frame::Open(o, _)) if *o == open => {
+            Some(Frame::Open(o, _, t)) if *o == open => {
+                closed = Some(*t);
                 self.stack.pop();
             }
             _ => {
                 // Closes an outer bracket: those opened since are unclosed. Else it closes
                 // nothing, and is passed over.
-                let outer = self.stack.iter().rposition(|f| match f {
-                    Frame::Open(o, _) => *o == open,
-                    Frame::Interp(_) => false,
-                });
+                // Looked for among the last 64 open (a closing bracket after a million
+                // unclosed ones is not read against each of them).
+                let floor = self.stack.len().saturating_sub(64);
+                let outer = self.stack[floor..]
+                    .iter()
+                    .rposition(|f| match f {
+                        Frame::Open(o, _, _) => *o == open,
+                        Frame::Interp(_) => false,
+                    })
+                    .map(|i| floor + i);
                 let no_interp_between = outer
                     .is_some_and(|k| self.stack[k..].iter().all(|f| matches!(f, Frame::Open(..))));
                 match outer {
                     Some(k) if no_interp_between => {
                         for f in self.stack.drain(k + 1..) {
-                            if let Frame::Open(o, at) = f {
+                            if let Frame::Open(o, at, _) = f {
                                 self.problems.push((at, Problem::Unclosed(o)));
                             }
                         }
-                        self.stack.pop();
+                        if let Some(Frame::Open(_, _, t)) = self.stack.pop() {
+                            closed = Some(t);
+                        }
                     }
                     _ => self.problems.push((self.i, Problem::Unexpected(c))),
                 }
             }
         }
         self.push(self.i, self.i + 1, Kind::Punct(c));
+        if let Some(t) = closed {
+            self.toks[t].pair = self.toks.len() - 1;
+        }
         self.i += 1;
     }
 
@@ -741,19 +764,27 @@ struct Scopes {
 }
 
 impl Scopes {
+    /// The scopes of `ranges` (each a function's tokens) in a file of `len` tokens, in one
+    /// sweep: a token's scope is the innermost open at it.
     fn new(len: usize, mut ranges: Vec<(usize, usize)>) -> Scopes {
         ranges.sort_by_key(|&(a, b)| (a, std::cmp::Reverse(b)));
         let mut list = vec![(0, len, 0)];
         let mut owner = vec![0; len];
         let mut open: Vec<usize> = vec![0];
-        for (a, b) in ranges {
-            while open.len() > 1 && list[*open.last().unwrap_or(&0)].1 <= a {
+        let mut next = ranges.iter().peekable();
+        for (k, owned) in owner.iter_mut().enumerate() {
+            while open.len() > 1 && list[open[open.len() - 1]].1 <= k {
                 open.pop();
             }
-            let id = list.len();
-            list.push((a, b.min(len), *open.last().unwrap_or(&0)));
-            owner[a..b.min(len)].fill(id);
-            open.push(id);
+            while let Some(&&(a, b)) = next.peek()
+                && a <= k
+            {
+                next.next();
+                let id = list.len();
+                list.push((a, b.min(len), open[open.len() - 1]));
+                open.push(id);
+            }
+            *owned = open[open.len() - 1];
         }
         Scopes { list, owner }
     }
@@ -790,14 +821,19 @@ fn undeclared(text: &str, toks: &[Tok], lang: Lang) -> Vec<String> {
         }
         declared[s].insert(w);
     }
-    let known = |mut s: usize, w: &str| loop {
-        if declared[s].contains(w) {
-            return true;
+    // Looked for in the scope and at most 256 around it (past them, taken as declared: a
+    // function nested deeper is no client's code).
+    let known = |mut s: usize, w: &str| {
+        for _ in 0..256 {
+            if declared[s].contains(w) {
+                return true;
+            }
+            if s == 0 {
+                return false;
+            }
+            s = scopes.list[s].2;
         }
-        if s == 0 {
-            return false;
-        }
-        s = scopes.list[s].2;
+        true
     };
     let word = |t: &Tok| &text[t.start..t.end];
     let punct = |k: usize| toks.get(k).map(|t| t.kind);
@@ -840,7 +876,7 @@ fn go_scopes(toks: &[Tok], text: &str) -> Vec<(usize, usize)> {
         }
         let depth = toks[k].depth;
         let mut j = k + 1;
-        while j < toks.len() && toks[j].kind != Kind::Newline {
+        while j < toks.len().min(k + REACH) && toks[j].kind != Kind::Newline {
             match toks[j].kind {
                 Kind::Punct(b'{') => {
                     out.push((k, matching(toks, j) + 1));
@@ -866,19 +902,26 @@ fn python_scopes(toks: &[Tok], text: &str) -> Vec<(usize, usize)> {
             && toks[k].kind != Kind::Newline
             && (k == 0 || toks[k - 1].kind == Kind::Newline && toks[k - 1].depth == 0)
     };
+    // In one pass: the functions open, each its `def` and the indentation of its line; a
+    // statement as far in or further out ends those as far in as it or further.
     let mut out = Vec::new();
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let mut indent = 0;
     for k in 0..toks.len() {
-        if toks[k].kind != Kind::Ident || &text[toks[k].start..toks[k].end] != "def" {
-            continue;
+        if statement_start(k) {
+            indent = column(k);
+            while let Some(&(def, at)) = open.last()
+                && at >= indent
+            {
+                out.push((def, k));
+                open.pop();
+            }
         }
-        // The line's indentation (`async def`, decorated or not).
-        let line = (0..=k).rev().find(|&j| statement_start(j)).unwrap_or(k);
-        let indent = column(line);
-        let end = (k + 1..toks.len())
-            .find(|&j| statement_start(j) && column(j) <= indent && j > k + 1)
-            .unwrap_or(toks.len());
-        out.push((k, end));
+        if toks[k].kind == Kind::Ident && &text[toks[k].start..toks[k].end] == "def" {
+            open.push((k, indent));
+        }
     }
+    out.extend(open.into_iter().map(|(def, _)| (def, toks.len())));
     out
 }
 
@@ -886,14 +929,9 @@ fn is_punct(toks: &[Tok], k: usize, c: u8) -> bool {
     toks.get(k).is_some_and(|t| t.kind == Kind::Punct(c))
 }
 
-/// The token after the bracket opened at `open` closes (its index), or the end.
+/// The token that closes the bracket opened at `open` (its index), or the end.
 fn matching(toks: &[Tok], open: usize) -> usize {
-    let depth = toks[open].depth;
-    (open + 1..toks.len())
-        .find(|&k| {
-            toks[k].depth == depth && matches!(toks[k].kind, Kind::Punct(b')' | b']' | b'}'))
-        })
-        .unwrap_or(toks.len())
+    toks[open].pair.min(toks.len())
 }
 
 /// The items of a bracketed list (`open` its opening bracket): each the range of its tokens.
@@ -902,6 +940,7 @@ fn items(toks: &[Tok], open: usize) -> Vec<(usize, usize)> {
     let inner = toks[open].depth + 1;
     let mut out = Vec::new();
     let mut from = open + 1;
+    let end = end.min(open + 1 + LIST_REACH);
     for (k, t) in toks.iter().enumerate().take(end).skip(open + 1) {
         if t.depth == inner && t.kind == Kind::Punct(b',') {
             out.push((from, k));
@@ -945,6 +984,7 @@ fn go_declared(text: &str, toks: &[Tok]) -> Names {
     };
     let mut names = Names::default();
     let params = |open: usize, names: &mut Names| go_params(text, toks, open, names);
+    let mut read_to = 0;
     for k in 0..toks.len() {
         names.k = k;
         match word(k) {
@@ -978,9 +1018,12 @@ fn go_declared(text: &str, toks: &[Tok]) -> Names {
                     names.insert(w.to_string());
                 }
             }
-            Some("var" | "const" | "type" | "import") => {
+            // A group inside one already read (no Go, a hostile text) is not read again.
+            Some("var" | "const" | "type" | "import") if k >= read_to => {
                 let group = is_punct(toks, k + 1, b'(');
                 let end = if group { matching(toks, k + 1) } else { k + 2 };
+                let end = end.min(k + 1 + LIST_REACH);
+                read_to = end;
                 let mut at_start = true;
                 for j in k + 1..end.min(toks.len()) {
                     match toks[j].kind {
@@ -1087,7 +1130,12 @@ fn python_declared(text: &str, toks: &[Tok]) -> Names {
             }
             Some("lambda") => {
                 let mut j = k + 1;
-                while j < toks.len() && !is_punct(toks, j, b':') {
+                // Its parameters end at `:`, its line or another keyword at the latest.
+                while j < toks.len().min(k + REACH)
+                    && !is_punct(toks, j, b':')
+                    && !(toks[j].kind == Kind::Newline && toks[j].depth == 0)
+                    && !word(j).is_some_and(|w| PYTHON_KEYWORDS.contains(&w))
+                {
                     if let Some(w) = word(j)
                         && matches!(toks[j - 1].kind, Kind::Punct(b',' | b'*') | Kind::Ident)
                     {
@@ -1098,7 +1146,10 @@ fn python_declared(text: &str, toks: &[Tok]) -> Names {
             }
             Some("for") => {
                 let mut j = k + 1;
-                while j < toks.len() && word(j) != Some("in") && toks[j].kind != Kind::Newline {
+                while j < toks.len().min(k + REACH)
+                    && !word(j).is_some_and(|w| PYTHON_KEYWORDS.contains(&w))
+                    && toks[j].kind != Kind::Newline
+                {
                     if let Some(w) = word(j) {
                         names.insert(w.to_string());
                     }
@@ -1108,15 +1159,28 @@ fn python_declared(text: &str, toks: &[Tok]) -> Names {
             Some("from") => {
                 // The module imported from: neither a use nor a name of the file's own.
                 let mut j = k + 1;
-                while let Some(w) = word(j).filter(|w| *w != "import") {
+                while let Some(w) =
+                    word(j).filter(|w| !PYTHON_KEYWORDS.contains(w) && j < k + REACH)
+                {
                     names.insert(w.to_string());
                     j += 2;
                 }
             }
-            Some("as" | "global" | "nonlocal" | "import") => {
+            Some("as") => {
+                if let Some(w) = word(k + 1).filter(|w| !PYTHON_KEYWORDS.contains(w)) {
+                    names.insert(w.to_string());
+                }
+            }
+            Some("global" | "nonlocal" | "import") => {
                 let mut j = k + 1;
-                while j < toks.len() {
+                while j < toks.len().min(k + REACH) {
                     match toks[j].kind {
+                        Kind::Ident
+                            if word(j)
+                                .is_some_and(|w| PYTHON_KEYWORDS.contains(&w) && w != "as") =>
+                        {
+                            break;
+                        }
                         Kind::Ident if word(j) != Some("as") => {
                             if !is_punct(toks, j - 1, b'.') {
                                 names.insert(word(j).unwrap_or_default().to_string());

@@ -2,7 +2,7 @@
 //! assignments, `rescue => e`, loop variables, classes and modules) and its method scopes (from
 //! `def` to the `end` written as far in as it: how Ruby code is laid out).
 
-use super::{Kind, Names, Tok, is_punct, items};
+use super::{Kind, Names, REACH, Tok, is_punct, items};
 
 pub(super) const KEYWORDS: &[&str] = &[
     "BEGIN",
@@ -67,21 +67,32 @@ fn starts_line(toks: &[Tok], k: usize) -> bool {
 
 /// The method scopes: from `def` to the `end` at the start of a line, as far in as the `def`.
 pub(super) fn scopes(toks: &[Tok], text: &str) -> Vec<(usize, usize)> {
+    // In one pass: the methods open, each its `def` and its column; an `end` at a line's
+    // start closes the one as far in, and those further in that were left open.
     let mut out = Vec::new();
+    let mut open: Vec<(usize, usize)> = Vec::new();
     for k in 0..toks.len() {
-        if word(text, toks, k) != Some("def") || !starts_line(toks, k) {
+        if !starts_line(toks, k) {
             continue;
         }
-        let indent = column(text, toks, k);
-        let end = (k + 1..toks.len())
-            .find(|&j| {
-                word(text, toks, j) == Some("end")
-                    && starts_line(toks, j)
-                    && column(text, toks, j) == indent
-            })
-            .map_or(toks.len(), |j| j + 1);
-        out.push((k, end));
+        match word(text, toks, k) {
+            Some("def") => open.push((k, column(text, toks, k))),
+            Some("end") => {
+                let at = column(text, toks, k);
+                while let Some(&(def, c)) = open.last()
+                    && c >= at
+                {
+                    out.push((def, k + 1));
+                    open.pop();
+                    if c == at {
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
     }
+    out.extend(open.into_iter().map(|(def, _)| (def, toks.len())));
     out
 }
 
@@ -102,9 +113,10 @@ fn parameters(text: &str, toks: &[Tok], k: usize, names: &mut Names) {
         first_names(text, toks, &items(toks, k), names);
         return;
     }
-    let end = (k..toks.len())
+    let reach = toks.len().min(k + REACH);
+    let end = (k..reach)
         .find(|&j| toks[j].kind == Kind::Newline || is_punct(toks, j, b';'))
-        .unwrap_or(toks.len());
+        .unwrap_or(reach);
     let mut list = Vec::new();
     let mut from = k;
     for j in k..end {
@@ -141,16 +153,19 @@ pub(super) fn declared(text: &str, toks: &[Tok]) -> Names {
             }
             Some("for") => {
                 let mut j = k + 1;
-                while let Some(w) = word(text, toks, j).filter(|w| *w != "in") {
+                while let Some(w) =
+                    word(text, toks, j).filter(|w| !KEYWORDS.contains(w) && j < k + REACH)
+                {
                     names.insert(w.to_string());
                     j += if is_punct(toks, j + 1, b',') { 2 } else { 1 };
                 }
             }
             Some("rescue") => {
                 // `rescue Error => e`
-                let end = (k..toks.len())
+                let reach = toks.len().min(k + REACH);
+                let end = (k..reach)
                     .find(|&j| toks[j].kind == Kind::Newline)
-                    .unwrap_or(toks.len());
+                    .unwrap_or(reach);
                 if let Some(j) = (k..end).find(|&j| is_arrow(toks, j))
                     && let Some(w) = word(text, toks, j + 2)
                 {
@@ -163,7 +178,9 @@ pub(super) fn declared(text: &str, toks: &[Tok]) -> Names {
         if is_punct(toks, k, b'|')
             && k > 0
             && (word(text, toks, k - 1) == Some("do") || is_punct(toks, k - 1, b'{'))
-            && let Some(close) = (k + 1..toks.len()).find(|&j| is_punct(toks, j, b'|'))
+            && let Some(close) = (k + 1..toks.len().min(k + REACH))
+                .take_while(|&j| toks[j].kind != Kind::Newline)
+                .find(|&j| is_punct(toks, j, b'|'))
         {
             for j in k + 1..close {
                 if let Some(w) = word(text, toks, j) {

@@ -2,7 +2,7 @@
 //! their destructured names, functions, classes, types, imports) and its function scopes (a
 //! parameter list with its body, `x => …` with its body).
 
-use super::{Kind, Names, Tok, is_punct, items, matching};
+use super::{Kind, LIST_REACH, Names, REACH, Tok, is_punct, items, matching};
 
 pub(super) const KEYWORDS: &[&str] = &[
     "abstract",
@@ -95,12 +95,13 @@ fn body_end(toks: &[Tok], k: usize) -> usize {
     let Some(depth) = toks.get(k).map(|t| t.depth) else {
         return toks.len();
     };
-    (k..toks.len())
+    let reach = toks.len().min(k + LIST_REACH);
+    (k..reach)
         .find(|&j| {
             toks[j].depth < depth
                 || toks[j].depth == depth && matches!(toks[j].kind, Kind::Punct(b',' | b';'))
         })
-        .unwrap_or(toks.len())
+        .unwrap_or(reach)
 }
 
 /// The end of the function whose parameter list opens at `open` (its body's end), or `None`
@@ -114,7 +115,8 @@ fn function_at(text: &str, toks: &[Tok], open: usize) -> Option<usize> {
     let mut j = matching(toks, open) + 1;
     if is_punct(toks, j, b':') {
         // A return type, up to the body.
-        while j < toks.len()
+        let reach = toks.len().min(j + REACH);
+        while j < reach
             && !(toks[j].depth == depth && (is_punct(toks, j, b'{') || is_arrow(toks, j)))
         {
             let t = toks[j];
@@ -148,7 +150,10 @@ pub(super) fn scopes(toks: &[Tok], text: &str) -> Vec<(usize, usize)> {
 /// The names of a destructuring pattern opened at `open` (`{ a, b: c, ...d }`, `[a, b]`): each
 /// name not followed by `:` (a key).
 fn pattern(text: &str, toks: &[Tok], open: usize, names: &mut Names) {
-    for j in open + 1..matching(toks, open) {
+    for j in open + 1..matching(toks, open).min(open + 1 + LIST_REACH) {
+        if word(text, toks, j).is_some_and(|w| matches!(w, "const" | "let" | "var" | "function")) {
+            break;
+        }
         if let Some(w) = word(text, toks, j)
             && !is_punct(toks, j + 1, b':')
             && !KEYWORDS.contains(&w)
@@ -206,7 +211,10 @@ pub(super) fn declared(text: &str, toks: &[Tok]) -> Names {
             }
             Some("import") => {
                 let mut j = k + 1;
-                while j < toks.len() && !matches!(toks[j].kind, Kind::Value | Kind::Punct(b';')) {
+                while j < toks.len().min(k + REACH)
+                    && !matches!(toks[j].kind, Kind::Value | Kind::Punct(b';'))
+                    && word(text, toks, j) != Some("import")
+                {
                     if let Some(w) = word(text, toks, j).filter(|w| !KEYWORDS.contains(w)) {
                         names.insert(w.to_string());
                     }
