@@ -1131,11 +1131,12 @@ fn python_declared(text: &str, toks: &[Tok]) -> Names {
             Some("lambda") => {
                 let mut j = k + 1;
                 // Its parameters end at `:`, its line or another keyword at the latest.
-                while j < toks.len().min(k + REACH)
-                    && !is_punct(toks, j, b':')
-                    && !(toks[j].kind == Kind::Newline && toks[j].depth == 0)
-                    && !word(j).is_some_and(|w| PYTHON_KEYWORDS.contains(&w))
-                {
+                let ends = |j: usize| {
+                    is_punct(toks, j, b':')
+                        || toks[j].kind == Kind::Newline && toks[j].depth == 0
+                        || word(j).is_some_and(|w| PYTHON_KEYWORDS.contains(&w))
+                };
+                while j < toks.len().min(k + REACH) && !ends(j) {
                     if let Some(w) = word(j)
                         && matches!(toks[j - 1].kind, Kind::Punct(b',' | b'*') | Kind::Ident)
                     {
