@@ -1128,71 +1128,8 @@ fn python_declared(text: &str, toks: &[Tok]) -> Names {
                     }
                 }
             }
-            Some("lambda") => {
-                let mut j = k + 1;
-                // Its parameters end at `:`, its line or another keyword at the latest.
-                let ends = |j: usize| {
-                    is_punct(toks, j, b':')
-                        || toks[j].kind == Kind::Newline && toks[j].depth == 0
-                        || word(j).is_some_and(|w| PYTHON_KEYWORDS.contains(&w))
-                };
-                while j < toks.len().min(k + REACH) && !ends(j) {
-                    if let Some(w) = word(j)
-                        && matches!(toks[j - 1].kind, Kind::Punct(b',' | b'*') | Kind::Ident)
-                    {
-                        names.insert(w.to_string());
-                    }
-                    j += 1;
-                }
-            }
-            Some("for") => {
-                let mut j = k + 1;
-                while j < toks.len().min(k + REACH)
-                    && !word(j).is_some_and(|w| PYTHON_KEYWORDS.contains(&w))
-                    && toks[j].kind != Kind::Newline
-                {
-                    if let Some(w) = word(j) {
-                        names.insert(w.to_string());
-                    }
-                    j += 1;
-                }
-            }
-            Some("from") => {
-                // The module imported from: neither a use nor a name of the file's own.
-                let mut j = k + 1;
-                while let Some(w) =
-                    word(j).filter(|w| !PYTHON_KEYWORDS.contains(w) && j < k + REACH)
-                {
-                    names.insert(w.to_string());
-                    j += 2;
-                }
-            }
-            Some("as") => {
-                if let Some(w) = word(k + 1).filter(|w| !PYTHON_KEYWORDS.contains(w)) {
-                    names.insert(w.to_string());
-                }
-            }
-            Some("global" | "nonlocal" | "import") => {
-                let mut j = k + 1;
-                while j < toks.len().min(k + REACH) {
-                    match toks[j].kind {
-                        Kind::Ident
-                            if word(j)
-                                .is_some_and(|w| PYTHON_KEYWORDS.contains(&w) && w != "as") =>
-                        {
-                            break;
-                        }
-                        Kind::Ident if word(j) != Some("as") => {
-                            if !is_punct(toks, j - 1, b'.') {
-                                names.insert(word(j).unwrap_or_default().to_string());
-                            }
-                        }
-                        Kind::Ident | Kind::Punct(b',' | b'.' | b'(' | b')') => {}
-                        Kind::Newline if toks[j].depth > 0 => {}
-                        _ => break,
-                    }
-                    j += 1;
-                }
+            Some(kw @ ("lambda" | "for" | "from" | "as" | "global" | "nonlocal" | "import")) => {
+                python_listed(text, toks, k, kw, &mut names);
             }
             Some(w)
                 if statement_start
@@ -1206,6 +1143,82 @@ fn python_declared(text: &str, toks: &[Tok]) -> Names {
         python_assignment(text, toks, k, &mut names);
     }
     names
+}
+
+/// The names a Python keyword's list declares: a lambda's parameters, a loop's variables, the
+/// module imported from (neither a use nor the file's own), an `as` name, the names of
+/// `global`, `nonlocal` and `import`.
+fn python_listed(text: &str, toks: &[Tok], k: usize, kw: &str, names: &mut Names) {
+    let word = |k: usize| {
+        toks.get(k)
+            .filter(|t| t.kind == Kind::Ident)
+            .map(|t| &text[t.start..t.end])
+    };
+    match kw {
+        "lambda" => {
+            let mut j = k + 1;
+            // Its parameters end at `:`, its line or another keyword at the latest.
+            let ends = |j: usize| {
+                is_punct(toks, j, b':')
+                    || toks[j].kind == Kind::Newline && toks[j].depth == 0
+                    || word(j).is_some_and(|w| PYTHON_KEYWORDS.contains(&w))
+            };
+            while j < toks.len().min(k + REACH) && !ends(j) {
+                if let Some(w) = word(j)
+                    && matches!(toks[j - 1].kind, Kind::Punct(b',' | b'*') | Kind::Ident)
+                {
+                    names.insert(w.to_string());
+                }
+                j += 1;
+            }
+        }
+        "for" => {
+            let mut j = k + 1;
+            while j < toks.len().min(k + REACH)
+                && !word(j).is_some_and(|w| PYTHON_KEYWORDS.contains(&w))
+                && toks[j].kind != Kind::Newline
+            {
+                if let Some(w) = word(j) {
+                    names.insert(w.to_string());
+                }
+                j += 1;
+            }
+        }
+        "from" => {
+            // The module imported from: neither a use nor a name of the file's own.
+            let mut j = k + 1;
+            while let Some(w) = word(j).filter(|w| !PYTHON_KEYWORDS.contains(w) && j < k + REACH) {
+                names.insert(w.to_string());
+                j += 2;
+            }
+        }
+        "as" => {
+            if let Some(w) = word(k + 1).filter(|w| !PYTHON_KEYWORDS.contains(w)) {
+                names.insert(w.to_string());
+            }
+        }
+        _ => {
+            let mut j = k + 1;
+            while j < toks.len().min(k + REACH) {
+                match toks[j].kind {
+                    Kind::Ident
+                        if word(j).is_some_and(|w| PYTHON_KEYWORDS.contains(&w) && w != "as") =>
+                    {
+                        break;
+                    }
+                    Kind::Ident if word(j) != Some("as") => {
+                        if !is_punct(toks, j - 1, b'.') {
+                            names.insert(word(j).unwrap_or_default().to_string());
+                        }
+                    }
+                    Kind::Ident | Kind::Punct(b',' | b'.' | b'(' | b')') => {}
+                    Kind::Newline if toks[j].depth > 0 => {}
+                    _ => break,
+                }
+                j += 1;
+            }
+        }
+    }
 }
 
 /// The targets of a Python assignment (`a, b = …`) or walrus (`x := …`) whose `=` is at `k`.
