@@ -22,6 +22,7 @@ use crate::syntax::embedded;
 /// The file model the scan reads files with (kept here for the names the library had).
 pub use crate::syntax::{classify, cmdline, graphql, source, yaml};
 pub use finding::{Context, FileError, Finding, Severity, Status, Summary};
+pub use includes::{CiProject, ci_project, ci_project_parts};
 pub use sink::{UNUSED_SUPPRESSION, UnusedSuppression};
 
 use crate::catalog::{Catalog, Entry};
@@ -154,12 +155,21 @@ impl Target {
                 .map(|h| (h, None))
                 .collect(),
             Detector::EndpointContract => endpoint_contract::detect(&entry.endpoints, ctx),
-            Detector::Distinctive(p) => entry.patterns[p]
-                .distinctive
-                .iter()
-                .flat_map(|d| d.detect(ctx))
-                .map(|h| (h, None))
-                .collect(),
+            Detector::Distinctive(p) => {
+                let pattern = &entry.patterns[p];
+                let hits: Vec<Produced> = (pattern.distinctive.iter())
+                    .flat_map(|d| d.detect(ctx))
+                    .map(|h| (h, None))
+                    .collect();
+                // Another system that writes the forms too is named in the file: the forms
+                // alone are not the platform's (asked only where a form was found).
+                if !hits.is_empty()
+                    && crate::patterns::distinctive::names_other_system(&pattern.other_systems, ctx)
+                {
+                    return Vec::new();
+                }
+                hits
+            }
         }
     }
 
@@ -208,7 +218,7 @@ pub struct FileInput<'a> {
     pub path: &'a str,
     pub class: classify::Class,
     pub text: &'a str,
-    pub ci_project: Option<&'a crate::syntax::ci_jobs::Jobs>,
+    pub ci_project: Option<crate::syntax::ci_jobs::ProjectJobs<'a>>,
 }
 
 /// A scanner built once from a catalog and options, then run over any number of files.
