@@ -329,7 +329,8 @@ mod tests {
             std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
                 .unwrap();
         let uri: Uri = "file:///w/issues.py".parse().unwrap();
-        let mut doc = Document::new(uri.as_str(), "python".into(), text, None);
+        let ci = crate::server::ci::CiContext::default();
+        let mut doc = Document::new(uri.as_str(), "python".into(), text, None, &ci);
         let all = Range::new(Position::new(0, 0), Position::new(99, 0));
         let titles: Vec<String> = code_actions(&engine, &uri, &mut doc, all, &Wanted(None, vec![]))
             .into_iter()
