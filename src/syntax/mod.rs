@@ -17,6 +17,7 @@ pub mod roles;
 pub mod sdk;
 pub mod sdk_declarations;
 pub mod source;
+pub mod structure;
 mod words;
 pub mod yaml;
 
