@@ -148,6 +148,9 @@ pub fn classify(path: &str) -> Option<Class> {
         name.into()
     };
     let dirs = Dirs::of(dirs);
+    if dirs.vendored {
+        return None;
+    }
     if let Some(rendered) = template_of(&lower)
         && let Some(c) = classify_name(rendered, dirs)
     {
@@ -170,14 +173,25 @@ struct Dirs {
     templates: bool,
     /// `prometheus`, `alerts`, `rules`, `grafana`, `dashboards` or `monitoring`.
     monitoring: bool,
+    /// Third-party code a package manager copied into the tree: `node_modules/`,
+    /// `bower_components/`, Go's `vendor/<module path>/` (`vendor/github.com/…`: a module path
+    /// starts with a host name, which has a dot) and Bundler's `vendor/bundle/`. Its uses are
+    /// the dependency's, changed by updating it, not by editing the tree: not read.
+    vendored: bool,
 }
 
 impl Dirs {
     /// Of the directory part of a path (`a/b`, without the file's name).
     fn of(dirs: &str) -> Dirs {
         let mut out = Dirs::default();
+        let mut after_vendor = false;
         for d in dirs.split('/') {
+            if after_vendor && (d.contains('.') || d == "bundle") {
+                out.vendored = true;
+            }
+            after_vendor = d == "vendor";
             match d {
+                "node_modules" | "bower_components" => out.vendored = true,
                 ".gitlab" => out.gitlab = true,
                 "security-policies" => out.security_policies = true,
                 "templates" => out.templates = true,
