@@ -97,7 +97,7 @@ FORMS = [
     (r"private_profile", None),
     (r"GetMergeRequestChanges|showChanges|merge_request_changes|/changes\b", None),
     (r"managed_licenses|ManagedLicenses", None),
-    (r"approver_groups|\bapprovers\b", None),
+    (r"approver_groups|\bapprovers\b|ApproverGroups|\.Approvers\b", None),
     (r"ip_address|IPAddress", None),
     (r"error_tracking|ErrorTracking|errorTracking", None),
     (r"\bintegrated\b", r"error_tracking|ErrorTracking|errorTracking"),

@@ -284,3 +284,82 @@ fn struct_tags_optional_properties_and_singleton_managers_are_fields() {
         "{found:?}"
     );
 }
+
+const DANGER_GITLAB_RB: &str = r#"module Danger
+  module RequestSources
+    class GitLab < RequestSource
+      def client
+        require "gitlab"
+        @client ||= Gitlab.client(endpoint: endpoint, private_token: @token)
+      end
+
+      def mr_changes
+        @mr_changes ||= client.merge_request_changes(ci_source.repo_slug, ci_source.pull_request_id)
+      end
+    end
+  end
+end
+"#;
+
+const OMNIBUS_GITLAB_RB: &str = r#"external_url 'https://gitlab.example.com'
+gitlab_rails['backup_pg_schema'] = 'gitlab'
+"#;
+
+#[test]
+fn a_ruby_library_named_gitlab_rb_is_code_not_omnibus_settings() {
+    let dir = tree(&[
+        ("lib/danger/request_sources/gitlab.rb", DANGER_GITLAB_RB),
+        ("config/gitlab.rb", OMNIBUS_GITLAB_RB),
+    ]);
+    let found = scan(dir.path(), &[]);
+    assert_eq!(
+        lines_of(
+            &found,
+            "lib/danger/request_sources/gitlab.rb",
+            "mr-changes-endpoint"
+        ),
+        [10],
+        "{found:?}"
+    );
+    // The Omnibus settings file is still read as one.
+    assert_eq!(
+        lines_of(&found, "config/gitlab.rb", "backup-pg-schema"),
+        [2],
+        "{found:?}"
+    );
+}
+
+const LAB_MR_SHOW_GO: &str = r#"package cmd
+
+import (
+	"strings"
+
+	gitlab "gitlab.com/gitlab-org/api/client-go"
+)
+
+func approvers(approvalConfig *gitlab.MergeRequestApprovals) (string, string) {
+	var users, groups []string
+	for _, a := range approvalConfig.Approvers {
+		users = append(users, a.User.Username)
+	}
+	for _, g := range approvalConfig.ApproverGroups {
+		groups = append(groups, g.Group.Name)
+	}
+	for _, approvers := range approvalConfig.ApprovedBy {
+		users = append(users, approvers.User.Username)
+	}
+	return strings.Join(users, ", "), strings.Join(groups, ", ")
+}
+"#;
+
+#[test]
+fn go_gitlab_consumers_read_the_approval_configurations_approvers() {
+    let dir = tree(&[("cmd/mr_show.go", LAB_MR_SHOW_GO)]);
+    let found = scan(dir.path(), &[]);
+    // The library's fields; a loop variable named `approvers` is the program's.
+    assert_eq!(
+        lines_of(&found, "cmd/mr_show.go", "mr-approvals-approvers"),
+        [11, 14],
+        "{found:?}"
+    );
+}

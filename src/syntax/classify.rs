@@ -258,6 +258,25 @@ fn is_report(lower: &str, ext: &str) -> bool {
         || (ext == "xml" && lower.contains("junit"))
 }
 
+/// A `gitlab.rb` that defines a module, a class or a method is a Ruby library's source (a
+/// client named for the platform: `lib/danger/request_sources/gitlab.rb`), not Omnibus
+/// settings, which only assign. Cheap: only line starts are looked at.
+fn omnibus_or_code(class: Class, text: &str) -> Class {
+    let code = text.lines().any(|line| {
+        line.starts_with("module ")
+            || line.starts_with("class ")
+            || line.trim_start().starts_with("def ")
+    });
+    if code {
+        Class {
+            kind: FileKind::Code,
+            ..class
+        }
+    } else {
+        class
+    }
+}
+
 /// A text file of no other kind ([`FileKind::Other`]), unless its name says it holds nothing
 /// to look for ([`NOT_READ`], `*.min.js`-style minified files, `*-lock.*` lock files).
 fn other_class(lower: &str, ext: &str) -> Option<Class> {
@@ -280,6 +299,7 @@ fn other_class(lower: &str, ext: &str) -> Option<Class> {
 pub fn sniffed_kinds(kind: FileKind) -> KindSet {
     match kind {
         FileKind::Yaml => KindSet::of([FileKind::Yaml, FileKind::Helm]),
+        FileKind::Omnibus => KindSet::of([FileKind::Omnibus, FileKind::Code]),
         kind => KindSet::of([kind]),
     }
 }
@@ -287,8 +307,12 @@ pub fn sniffed_kinds(kind: FileKind) -> KindSet {
 /// What a YAML file whose name says nothing particular (`FileKind::Yaml`) is, by its content:
 /// gitlab-runner or GitLab chart values (a top-level `gitlabUrl:`, `runnerRegistrationToken:`,
 /// `runnerToken:` or `gitlab-runner:` key, or `global:` holding `appConfig:`), or a helm-unittest
-/// suite (`suite:` with `templates:`/`tests:`). Cheap: only line starts are looked at.
+/// suite (`suite:` with `templates:`/`tests:`). Cheap: only line starts are looked at. A
+/// `gitlab.rb` may be Ruby code ([`omnibus_or_code`]).
 pub fn sniff(class: Class, text: &str) -> Class {
+    if class.kind == FileKind::Omnibus {
+        return omnibus_or_code(class, text);
+    }
     if class.kind != FileKind::Yaml {
         return class;
     }
