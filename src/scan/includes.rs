@@ -50,10 +50,21 @@ pub struct CiProject {
 
 /// Read the CI configuration of the project at `root`.
 pub fn ci_project(root: &Path) -> CiProject {
-    let mut found = BTreeSet::new();
+    let (files, parts) = ci_project_parts(root);
     let mut jobs = Jobs::default();
+    for (_, part) in parts {
+        jobs.include(part);
+    }
+    CiProject { files, jobs }
+}
+
+/// The files `root/.gitlab-ci.yml` includes locally (recursively, as paths under `root`), and
+/// the jobs of each file read (the root's first), in the order [`ci_project`] merges them.
+pub fn ci_project_parts(root: &Path) -> (BTreeSet<PathBuf>, Vec<(PathBuf, Jobs)>) {
+    let mut found = BTreeSet::new();
+    let mut parts = Vec::new();
     let Ok(canonical_root) = root.canonicalize() else {
-        return CiProject::default();
+        return (found, parts);
     };
     let mut queue = vec![root.join(".gitlab-ci.yml")];
     let mut seen = BTreeSet::new();
@@ -66,7 +77,6 @@ pub fn ci_project(root: &Path) -> CiProject {
             continue;
         };
         let doc = yaml::parse(&text);
-        jobs.include(Jobs::from_doc(&doc));
         for inc in includes_of(&doc) {
             // A path of the project: `/` is its root; one that climbs out of it is no include.
             let Some(rel) = normalised(&inc) else {
@@ -88,8 +98,9 @@ pub fn ci_project(root: &Path) -> CiProject {
                 }
             }
         }
+        parts.push((file, Jobs::from_doc(&doc)));
     }
-    CiProject { files: found, jobs }
+    (found, parts)
 }
 
 /// The largest CI file read to follow includes.

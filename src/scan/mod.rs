@@ -22,6 +22,7 @@ use crate::syntax::embedded;
 /// The file model the scan reads files with (kept here for the names the library had).
 pub use crate::syntax::{classify, cmdline, graphql, source, yaml};
 pub use finding::{Context, FileError, Finding, Severity, Status, Summary};
+pub use includes::{CiProject, ci_project, ci_project_parts};
 pub use sink::{UNUSED_SUPPRESSION, UnusedSuppression};
 
 use crate::catalog::{Catalog, Entry};
@@ -208,7 +209,7 @@ pub struct FileInput<'a> {
     pub path: &'a str,
     pub class: classify::Class,
     pub text: &'a str,
-    pub ci_project: Option<&'a crate::syntax::ci_jobs::Jobs>,
+    pub ci_project: Option<crate::syntax::ci_jobs::ProjectJobs<'a>>,
 }
 
 /// A scanner built once from a catalog and options, then run over any number of files.

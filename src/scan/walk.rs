@@ -797,7 +797,7 @@ impl Worker<'_> {
             text: &text,
             ci_project: project
                 .filter(|_| class.kind == FileKind::Ci)
-                .map(|p| &p.jobs),
+                .map(|p| crate::syntax::ci_jobs::ProjectJobs::Whole(&p.jobs)),
         };
         let before = self.files.findings.len();
         scanner.scan_into(&mut self.scratch, &file, &mut self.files);

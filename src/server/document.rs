@@ -3,12 +3,15 @@
 //! version of the text.
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
 
+use super::ci::CiContext;
 use super::engine::Engine;
 use super::text::Text;
 use crate::scan::{Finding, classify};
+use crate::syntax::ci_jobs::Jobs;
 use crate::syntax::classify::Class;
 
 /// What a document is scanned as.
@@ -20,6 +23,9 @@ pub struct Kind {
     /// The file on disk, for a `file:` document.
     pub file: Option<PathBuf>,
     pub class: Class,
+    /// Part of the workspace's CI project (its `.gitlab-ci.yml` or a file it includes): judged
+    /// with the project's jobs, as in a scan; the jobs of the files before and after it.
+    pub ci_project: Option<Rc<(Jobs, Jobs)>>,
 }
 
 pub struct Document {
@@ -30,8 +36,14 @@ pub struct Document {
 }
 
 impl Document {
-    pub fn new(uri: &str, language: String, text: String, root: Option<&Path>) -> Document {
-        let kind = kind_of(uri, &language, root);
+    pub fn new(
+        uri: &str,
+        language: String,
+        text: String,
+        root: Option<&Path>,
+        ci: &CiContext,
+    ) -> Document {
+        let kind = kind_in(uri, &language, root, ci);
         Document {
             language,
             text: Text::new(text),
@@ -60,6 +72,23 @@ impl Document {
         self.findings = None;
     }
 
+    /// Classify the document again (the CI project changed); is its kind another?
+    pub fn reclassify(&mut self, uri: &str, root: Option<&Path>, ci: &CiContext) -> bool {
+        let kind = kind_in(uri, &self.language, root, ci);
+        let same = match (&kind, &self.kind) {
+            (Some(a), Some(b)) => {
+                a.class == b.class && a.ci_project.is_some() == b.ci_project.is_some()
+            }
+            (None, None) => true,
+            _ => false,
+        };
+        self.kind = kind;
+        if !same {
+            self.findings = None;
+        }
+        !same
+    }
+
     /// The findings of the current text (none for a document uplint does not read or that the
     /// configuration excludes).
     pub fn findings(&mut self, engine: &Engine) -> &[Finding] {
@@ -76,9 +105,41 @@ impl Document {
             if kind.file.as_deref().is_some_and(|f| engine.excluded(f)) {
                 return Vec::new();
             }
-            engine.findings(&kind.shown, kind.class, text.body())
+            engine.findings(kind, text.body())
         });
         (text, findings)
+    }
+}
+
+/// The kind of the document at `uri` in a workspace whose CI project is `ci`: a file the
+/// project's `.gitlab-ci.yml` includes is CI configuration whatever its name, as in a scan;
+/// any other as [`kind_of`] says.
+pub fn kind_in(uri: &str, language: &str, root: Option<&Path>, ci: &CiContext) -> Option<Kind> {
+    let file = file_path(uri);
+    let member = file.as_deref().and_then(|f| ci.membership(f));
+    let mut kind = match (member, file) {
+        (Some(true), Some(file)) => Some(Kind {
+            shown: shown_path(&file, root),
+            file: Some(file),
+            class: classify::ci(),
+            ci_project: None,
+        }),
+        _ => kind_of(uri, language, root),
+    };
+    if let Some(k) = &mut kind
+        && member.is_some()
+    {
+        k.ci_project = k.file.as_deref().and_then(|f| ci.around(f)).map(Rc::new);
+    }
+    kind
+}
+
+/// The path a file is shown as: relative to the workspace root with `/` when inside it, else
+/// its absolute path.
+fn shown_path(file: &Path, root: Option<&Path>) -> String {
+    match root.and_then(|r| file.strip_prefix(r).ok()) {
+        Some(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().replace('\\', "/"),
+        _ => file.to_string_lossy().into_owned(),
     }
 }
 
@@ -86,15 +147,13 @@ impl Document {
 /// root when inside it), anything else by its language, else by the last segment of its path.
 pub fn kind_of(uri: &str, language: &str, root: Option<&Path>) -> Option<Kind> {
     if let Some(file) = file_path(uri) {
-        let shown = match root.and_then(|r| file.strip_prefix(r).ok()) {
-            Some(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().replace('\\', "/"),
-            _ => file.to_string_lossy().into_owned(),
-        };
+        let shown = shown_path(&file, root);
         let class = classify::classify(&shown)?;
         return Some(Kind {
             shown,
             file: Some(file),
             class,
+            ci_project: None,
         });
     }
     let name = name_for_language(language)
@@ -109,6 +168,7 @@ pub fn kind_of(uri: &str, language: &str, root: Option<&Path>) -> Option<Kind> {
         shown: name,
         file: None,
         class,
+        ci_project: None,
     })
 }
 

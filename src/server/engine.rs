@@ -4,10 +4,13 @@
 
 use std::path::{Path, PathBuf};
 
+use super::ci::CiContext;
+use super::document::Kind;
 use crate::catalog::{Catalog, DataErrors};
 use crate::config::{self, Config, Origin, Settings};
-use crate::scan::{Finding, Options, Scanner};
-use crate::syntax::classify::Class;
+use crate::scan::{FileInput, FileResult, Finding, Options, Scanner};
+use crate::syntax::FileKind;
+use crate::syntax::ci_jobs::ProjectJobs;
 use crate::syntax::source::Source;
 use crate::version::ServiceVersion;
 
@@ -53,6 +56,8 @@ pub struct Engine {
     /// `exclude:` of the configuration, as the walk applies it.
     exclude: ignore::overrides::Override,
     root: Option<PathBuf>,
+    /// The workspace's CI project.
+    pub ci: CiContext,
 }
 
 impl Engine {
@@ -63,11 +68,13 @@ impl Engine {
         root: Option<&Path>,
     ) -> Result<(Engine, Option<SettingsError>), StartError> {
         let found = root.and_then(config::find);
-        match found.map(|p| Self::with_config(data, root, &p)) {
-            Some(Ok(engine)) => Ok((engine, None)),
-            Some(Err(why)) => Ok((Self::plain(data, root)?, Some(why))),
-            None => Ok((Self::plain(data, root)?, None)),
-        }
+        let (mut engine, why) = match found.map(|p| Self::with_config(data, root, &p)) {
+            Some(Ok(engine)) => (engine, None),
+            Some(Err(why)) => (Self::plain(data, root)?, Some(why)),
+            None => (Self::plain(data, root)?, None),
+        };
+        engine.ci = CiContext::read(root);
+        Ok((engine, why))
     }
 
     /// Without a configuration file.
@@ -80,6 +87,7 @@ impl Engine {
             range_start,
             exclude: ignore::overrides::Override::empty(),
             root: root.map(Path::to_path_buf),
+            ci: CiContext::default(),
         })
     }
 
@@ -111,6 +119,7 @@ impl Engine {
                 .build()
                 .unwrap_or_else(|_| ignore::overrides::Override::empty()),
             root: root.map(Path::to_path_buf),
+            ci: CiContext::default(),
         })
     }
 
@@ -135,10 +144,25 @@ impl Engine {
         false
     }
 
-    /// The findings of one document's text, shown as `path`, each with its fix: what a scan of
-    /// the same file reports.
-    pub fn findings(&self, path: &str, class: Class, text: &str) -> Vec<Finding> {
-        let mut findings = self.scanner.scan_class(path, class, text).findings;
+    /// The findings of one document's text, of the kind `kind` (shown as its path, judged with
+    /// the CI project's jobs when it is part of it), each with its fix: what a scan of the same
+    /// file reports.
+    pub fn findings(&self, kind: &Kind, text: &str) -> Vec<Finding> {
+        let (path, class) = (kind.shown.as_str(), kind.class);
+        let file = FileInput {
+            path,
+            class,
+            text,
+            ci_project: kind
+                .ci_project
+                .as_deref()
+                .filter(|_| class.kind == FileKind::Ci)
+                .map(|(before, after)| ProjectJobs::Around(before, after)),
+        };
+        let mut result = FileResult::default();
+        self.scanner
+            .scan_into(&mut Default::default(), &file, &mut result);
+        let mut findings = result.findings;
         findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         let src = Source::new(path, text, class);
         crate::fix::attach(&self.catalog, &src, &mut findings, self.range_start);

@@ -9,6 +9,7 @@
 //! end of the input ends the server: nothing a client sends makes it panic.
 
 mod actions;
+mod ci;
 mod document;
 mod engine;
 mod text;
@@ -306,15 +307,35 @@ impl Server {
             Err(e) => self.show_error(format!("cannot load the data: {e}"))?,
         }
         for (uri, doc) in &mut self.docs {
+            doc.reclassify(uri.as_str(), self.root.as_deref(), &self.engine.ci);
             doc.invalidate();
             self.dirty.insert(uri.clone());
         }
         Ok(())
     }
 
+    /// Read the workspace's CI project again (a file that may be part of it was saved): the
+    /// documents whose kind changed, and those of the project, are scanned again.
+    fn refresh_ci(&mut self) {
+        self.engine.ci = ci::CiContext::read(self.root.as_deref());
+        for (uri, doc) in &mut self.docs {
+            let changed = doc.reclassify(uri.as_str(), self.root.as_deref(), &self.engine.ci);
+            if changed || doc.kind.as_ref().is_some_and(|k| k.ci_project.is_some()) {
+                doc.invalidate();
+                self.dirty.insert(uri.clone());
+            }
+        }
+    }
+
     fn did_open(&mut self, p: DidOpenTextDocumentParams) {
         let d = p.text_document;
-        let doc = Document::new(d.uri.as_str(), d.language_id, d.text, self.root.as_deref());
+        let doc = Document::new(
+            d.uri.as_str(),
+            d.language_id,
+            d.text,
+            self.root.as_deref(),
+            &self.engine.ci,
+        );
         self.docs.insert(d.uri.clone(), doc);
         self.dirty.insert(d.uri);
     }
@@ -340,15 +361,20 @@ impl Server {
 
     fn did_save(&mut self, p: DidSaveTextDocumentParams) -> Result<(), ServerError> {
         let uri = p.text_document.uri;
+        let mut ci_part = false;
         if let Some(doc) = self.docs.get_mut(&uri) {
             if let Some(text) = p.text {
                 let language = std::mem::take(&mut doc.language);
-                *doc = Document::new(uri.as_str(), language, text, self.root.as_deref());
+                let (root, ci) = (self.root.as_deref(), &self.engine.ci);
+                *doc = Document::new(uri.as_str(), language, text, root, ci);
             }
+            ci_part = may_be_ci(uri.as_str(), doc);
             self.dirty.insert(uri.clone());
         }
         if is_config(uri.as_str()) {
             self.reload()?;
+        } else if ci_part {
+            self.refresh_ci();
         }
         Ok(())
     }
@@ -390,6 +416,19 @@ impl Server {
         }
         Ok(())
     }
+}
+
+/// May the saved document be (or become) part of the workspace's CI project: CI configuration,
+/// a file the project includes, or a YAML file (which an include may name)?
+fn may_be_ci(uri: &str, doc: &Document) -> bool {
+    let Some(kind) = doc.kind.as_ref() else {
+        return false;
+    };
+    kind.file.is_some()
+        && (kind.ci_project.is_some()
+            || kind.class.kind == crate::syntax::FileKind::Ci
+            || uri.ends_with(".yml")
+            || uri.ends_with(".yaml"))
 }
 
 /// Is the URI a configuration file's (`.uplint.yml`)?

@@ -50,6 +50,17 @@ struct Job {
     inherit: Option<InheritDefault>,
 }
 
+/// The jobs of the CI project a file is part of, as a scan gives them to the file.
+#[derive(Clone, Copy, Debug)]
+pub enum ProjectJobs<'a> {
+    /// The jobs of every file of the project, the file's own as read with the project.
+    Whole(&'a Jobs),
+    /// The jobs of the files before and after this one, in the order the project merges
+    /// them: the file's own are those of the text scanned (an editor's unsaved text), merged
+    /// between them, which gives [`ProjectJobs::Whole`] when the text is the one read.
+    Around(&'a Jobs, &'a Jobs),
+}
+
 /// The jobs of one CI configuration (a file, or a project's file with its local includes).
 #[derive(Clone, Debug, Default)]
 pub struct Jobs {

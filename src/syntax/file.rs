@@ -4,7 +4,7 @@
 use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 
-use super::ci_jobs::Jobs;
+use super::ci_jobs::{Jobs, ProjectJobs};
 use super::classify::FileKind;
 use super::cmdline;
 use super::graphql_docs;
@@ -145,8 +145,9 @@ pub struct FileCtx<'s, 'a> {
     rest_calls: Memo<(String, RestApi, bool), Rc<Vec<rest::Call<'a>>>>,
     /// The jobs of the CI configuration the file belongs to (the project's `.gitlab-ci.yml`
     /// with its local includes), when it is part of one.
-    ci_project: Option<&'s Jobs>,
-    /// The file's own jobs, when it is part of no project's CI configuration.
+    ci_project: Option<ProjectJobs<'s>>,
+    /// The file's own jobs, when it is part of no project's CI configuration; merged with the
+    /// project's around them ([`ProjectJobs::Around`]).
     ci_jobs: OnceCell<Jobs>,
 }
 
@@ -200,7 +201,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     }
 
     /// The file is part of a project's CI configuration with these jobs.
-    pub fn with_ci_project(mut self, jobs: Option<&'s Jobs>) -> Self {
+    pub fn with_ci_project(mut self, jobs: Option<ProjectJobs<'s>>) -> Self {
         self.ci_project = jobs;
         self
     }
@@ -257,7 +258,13 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     /// local includes), else its own.
     pub fn ci_jobs(&self) -> &Jobs {
         match self.ci_project {
-            Some(jobs) => jobs,
+            Some(ProjectJobs::Whole(jobs)) => jobs,
+            Some(ProjectJobs::Around(before, after)) => self.ci_jobs.get_or_init(|| {
+                let mut jobs = before.clone();
+                jobs.include(Jobs::from_doc(self.yaml()));
+                jobs.include(after.clone());
+                jobs
+            }),
             None => self.ci_jobs.get_or_init(|| Jobs::from_doc(self.yaml())),
         }
     }
