@@ -147,7 +147,7 @@ fn field_position(text: &str, at: usize, end: usize) -> bool {
 }
 
 /// The keys of Go struct tags that name a field of a request or response.
-const TAG_KEYS: [&str; 6] = ["json", "url", "form", "query", "yaml", "mapstructure"];
+const TAG_KEYS: [&str; 5] = ["json", "url", "form", "query", "mapstructure"];
 
 /// Is the word at `at` the name in a Go struct tag (`json:"merged_by"`,
 /// `url:"active,omitempty"`)? `after`: the byte after the word.
@@ -165,8 +165,9 @@ fn struct_tag(b: &[u8], at: usize, after: u8) -> bool {
         && matches!(before_key, Some(b'`' | b' '))
 }
 
-/// How far back the opening bracket around a key is looked for.
-const OPENER_REACH: usize = 2048;
+/// How far back the opening bracket around a key is looked for (a parameter list is short;
+/// a line of thousands of keys is not read back far for each).
+const OPENER_REACH: usize = 512;
 
 /// Is the key at `at` a parameter in a declaration's parameter list (`download(filepath:
 /// string)`, `def f(filepath: str)`): the nearest bracket open around it is a `(`? Not in Ruby,
@@ -254,7 +255,8 @@ fn key_of_program(field: &RestField, ctx: &FileCtx, at: usize, end: usize) -> bo
     let b = ctx.src.text.as_bytes();
     let colon = if b.get(end) == Some(&b'?') { end + 1 } else { end };
     let key = b.get(colon) == Some(&b':') && b.get(colon + 1) != Some(&b':');
-    if key && parameter_annotation(ctx.src.path, ctx.src.text, at) {
+    let code = ctx.src.class.kind == FileKind::Code;
+    if key && code && parameter_annotation(ctx.src.path, ctx.src.text, at) {
         return true;
     }
     !field.not_in_types.is_empty()
