@@ -363,3 +363,112 @@ fn go_gitlab_consumers_read_the_approval_configurations_approvers() {
         "{found:?}"
     );
 }
+
+const SCHEMA_GRAPHQL: &str = r#""""
+Direct the client to resolve this field locally.
+"""
+directive @client on FIELD
+
+type Namespace {
+  """
+  Status of the temporary storage increase. The previous name `RunnerMembershipFilter` went in 15.4.
+  """
+  isTemporaryStorageIncreaseEnabled: Boolean!
+  temporaryStorageIncreaseEndsOn: Time
+  totalWeight: Int
+}
+"#;
+
+const QUERY_GRAPHQL: &str = r#"query Storage($path: ID!) {
+  namespace(fullPath: $path) {
+    isTemporaryStorageIncreaseEnabled
+  }
+}
+"#;
+
+#[test]
+fn a_copy_of_the_platforms_graphql_schema_is_no_use() {
+    let dir = tree(&[
+        // genqlient's copy of the schema, whose first definition has a description.
+        ("gitlab_schema.graphql", SCHEMA_GRAPHQL),
+        ("pkg/queries/storage.graphql", QUERY_GRAPHQL),
+    ]);
+    let found = scan(dir.path(), &[]);
+    let in_schema: Vec<_> = found
+        .iter()
+        .filter(|f| f.0 == "gitlab_schema.graphql")
+        .collect();
+    assert!(in_schema.is_empty(), "{in_schema:?}");
+    // A query that selects the field is a use.
+    assert_eq!(
+        lines_of(
+            &found,
+            "pkg/queries/storage.graphql",
+            "graphql-temporary-storage-increase"
+        ),
+        [3],
+        "{found:?}"
+    );
+}
+
+/// (path, context) of each finding of the tree's JSON report.
+fn contexts(dir: &Path) -> Vec<(String, String)> {
+    let out = Command::new(env!("CARGO_BIN_EXE_uplint"))
+        .args(["scan", "--no-config", "--format", "json", "--target", "18.0"])
+        .args(["--api", "v5", "--fail-on", "never", "."])
+        .current_dir(dir)
+        .output()
+        .expect("the binary runs");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                f["context"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+const MR_FIXTURE_JS: &str = r#"module.exports = {
+  mergeRequest: {
+    iid: 7,
+    source_branch: 'feature',
+    target_branch: 'main',
+    merge_status: 'can_be_merged',
+  },
+};
+"#;
+
+const REGISTER_SH: &str = "#!/bin/sh\ngitlab-runner register --non-interactive --url \"$CI_SERVER_URL\" --registration-token \"$TOKEN\"\n";
+
+#[test]
+fn fixture_and_mock_modules_and_molecule_scenarios_are_tests() {
+    let dir = tree(&[
+        // Test data beside the module its spec tests, named as test directories are.
+        ("lib/utils/simplifyMergeRequest/fixtures.js", MR_FIXTURE_JS),
+        ("src/api/mergeRequest.mock.ts", MR_FIXTURE_JS),
+        // An Ansible role's Molecule scenario.
+        ("molecule/default/prepare.sh", REGISTER_SH),
+        // The role's own task is production.
+        ("files/register.sh", REGISTER_SH),
+    ]);
+    let mut found = contexts(dir.path());
+    found.sort();
+    found.dedup();
+    assert_eq!(
+        found,
+        [
+            ("files/register.sh".to_string(), "production".to_string()),
+            (
+                "lib/utils/simplifyMergeRequest/fixtures.js".to_string(),
+                "test".to_string()
+            ),
+            ("molecule/default/prepare.sh".to_string(), "test".to_string()),
+            ("src/api/mergeRequest.mock.ts".to_string(), "test".to_string()),
+        ],
+    );
+}

@@ -499,8 +499,9 @@ fn code_class(lower: &str, ext: &str) -> Option<Class> {
 
 /// Directories whose files are tests, test data or mocks, in every ecosystem: `tests/`, Java's
 /// and Kotlin's `src/test/`, RSpec's `spec/`, Jest's `__tests__/` and `__mocks__/`, Go's
-/// `testdata/`, `fixtures/`, VCR's `cassettes/`, end-to-end suites. Compared without case.
-const TEST_DIRS: [&str; 24] = [
+/// `testdata/`, `fixtures/`, VCR's `cassettes/`, end-to-end suites, Ansible's Molecule scenarios.
+/// Compared without case.
+const TEST_DIRS: [&str; 25] = [
     "test",
     "tests",
     "spec",
@@ -525,6 +526,7 @@ const TEST_DIRS: [&str; 24] = [
     "integration_tests",
     "integration-tests",
     "androidtest",
+    "molecule",
 ];
 
 /// The suffixes of test files' names, as written (case matters: `FooTest.java`, not
@@ -576,14 +578,27 @@ pub fn is_test_path(path: &str) -> bool {
     {
         return true;
     }
-    // `client.test.ts`, `api.spec.js`, `runner.cy.ts`.
+    // A module of fixtures or mocks beside the code its tests test (`fixtures.js`, `mocks.py`):
+    // named as the test directories are.
+    let stem = name.split('.').next().unwrap_or(name);
+    if name.contains('.')
+        && ["fixtures", "fixture", "mocks", "mock"]
+            .iter()
+            .any(|t| stem.eq_ignore_ascii_case(t))
+    {
+        return true;
+    }
+    // `client.test.ts`, `api.spec.js`, `runner.cy.ts`, `runner.fixture.ts`, `api.mock.js`.
     let mut parts = name.rsplit('.');
     let (Some(ext), Some(kind)) = (parts.next(), parts.next()) else {
         return false;
     };
     parts.next().is_some()
         && JS_EXTENSIONS.contains(&ext)
-        && matches!(kind, "test" | "spec" | "cy" | "e2e")
+        && matches!(
+            kind,
+            "test" | "spec" | "cy" | "e2e" | "fixture" | "fixtures" | "mock" | "mocks"
+        )
 }
 
 #[cfg(test)]
