@@ -414,7 +414,14 @@ fn a_copy_of_the_platforms_graphql_schema_is_no_use() {
 /// (path, context) of each finding of the tree's JSON report.
 fn contexts(dir: &Path) -> Vec<(String, String)> {
     let out = Command::new(env!("CARGO_BIN_EXE_uplint"))
-        .args(["scan", "--no-config", "--format", "json", "--target", "18.0"])
+        .args([
+            "scan",
+            "--no-config",
+            "--format",
+            "json",
+            "--target",
+            "18.0",
+        ])
         .args(["--api", "v5", "--fail-on", "never", "."])
         .current_dir(dir)
         .output()
@@ -467,8 +474,14 @@ fn fixture_and_mock_modules_and_molecule_scenarios_are_tests() {
                 "lib/utils/simplifyMergeRequest/fixtures.js".to_string(),
                 "test".to_string()
             ),
-            ("molecule/default/prepare.sh".to_string(), "test".to_string()),
-            ("src/api/mergeRequest.mock.ts".to_string(), "test".to_string()),
+            (
+                "molecule/default/prepare.sh".to_string(),
+                "test".to_string()
+            ),
+            (
+                "src/api/mergeRequest.mock.ts".to_string(),
+                "test".to_string()
+            ),
         ],
     );
 }
