@@ -13,7 +13,13 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(data_loader yaml_keys runner_flags rest_paths graphql_documents scan_file)
 fi
-command -v cargo-fuzz >/dev/null 2>&1 || cargo install cargo-fuzz --locked
+# cargo-fuzz: the one on the PATH, else installed once into target/tools/cargo-fuzz.
+source scripts/tools.sh
+export PATH="$tools_root/cargo-fuzz/bin:$PATH"
+if ! command -v cargo-fuzz >/dev/null 2>&1; then
+  cargo install --quiet --locked --root "$tools_root/cargo-fuzz" cargo-fuzz
+  installed "cargo-fuzz $(cargo-fuzz --version | cut -d' ' -f2)" "target/tools/cargo-fuzz (cargo install --locked --root)"
+fi
 export RUSTC_BOOTSTRAP=1
 cargo fuzz build -O -a --sanitizer none
 for t in "${targets[@]}"; do

@@ -23,6 +23,7 @@ if [ -z "${UPLINT_BIN:-}" ]; then
 fi
 bin="$(cd "$(dirname "$UPLINT_BIN")" && pwd)/$(basename "$UPLINT_BIN")"
 
+source scripts/tools.sh
 # gitlab-ci-local 4.65.1: the newest release that runs on Node 18 and 20 (later ones need Node 22).
 glci="$(command -v gitlab-ci-local || true)"
 if [ -z "$glci" ]; then
@@ -31,16 +32,15 @@ if [ -z "$glci" ]; then
   if [ ! -x "$glci" ]; then
     mkdir -p "$tools"
     (cd "$tools" && npm install --silent --no-audit --no-fund --prefix "$tools" gitlab-ci-local@4.65.1 >/dev/null)
+    installed "npm gitlab-ci-local@4.65.1" "target/tools/gitlab-ci-local"
   fi
 fi
 echo "gitlab-ci-local $("$glci" --version)"
 # It copies the repository into its build directory with rsync.
-if ! command -v rsync >/dev/null 2>&1; then
-  apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq rsync >/dev/null
-fi
+command -v rsync >/dev/null 2>&1 || apt_install rsync
 
-python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install --quiet --user jsonschema
+# The Code Quality schema check below: jsonschema in a venv of target/tools.
+schema_python="$(tools_venv python-jsonschema jsonschema)/bin/python"
 work="$(mktemp -d)"
 version="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)"
 # The release as the package registry serves it: the executable and its checksum file.
@@ -182,7 +182,7 @@ import sys, xml.etree.ElementTree as ET
 cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
 print(f"  {sum(1 for _ in cases)} JUnit test cases")
 PY
-python3 - "$report" "$root/tests/fixtures/schemas/codeclimate.json" "$work/expected-cq.json" <<'PY'
+"$schema_python" - "$report" "$root/tests/fixtures/schemas/codeclimate.json" "$work/expected-cq.json" <<'PY'
 import json, sys
 import jsonschema
 report, schema, expected = (json.load(open(p)) for p in sys.argv[1:])

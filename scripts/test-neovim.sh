@@ -9,10 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="$(realpath "${UPLINT_BIN:-target/release/uplint}")"
 
-if ! command -v nvim >/dev/null 2>&1; then
-  apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim >/dev/null
-fi
+source scripts/tools.sh
+command -v nvim >/dev/null 2>&1 || apt_install neovim
 nvim --version | head -1
 
 work="$(mktemp -d)"

@@ -5,11 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo="$PWD"
-venv="$repo/target/tools/pre-commit-venv"
-if [ ! -x "$venv/bin/pre-commit" ]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet pre-commit
-fi
+source scripts/tools.sh
+venv="$(tools_venv pre-commit-venv pre-commit)"
 export PATH="$venv/bin:$PATH"
 # Reuse this repository's build directory for the hook's `cargo install`.
 export CARGO_TARGET_DIR="$repo/target/pre-commit"

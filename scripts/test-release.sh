@@ -8,6 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
+source scripts/tools.sh
 glci="$(command -v gitlab-ci-local || true)"
 if [ -z "$glci" ]; then
   tools="$root/target/tools/gitlab-ci-local"
@@ -15,6 +16,7 @@ if [ -z "$glci" ]; then
   if [ ! -x "$glci" ]; then
     mkdir -p "$tools"
     (cd "$tools" && npm install --silent --no-audit --no-fund --prefix "$tools" gitlab-ci-local@4.65.1 >/dev/null)
+    installed "npm gitlab-ci-local@4.65.1" "target/tools/gitlab-ci-local"
   fi
 fi
 version="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)"

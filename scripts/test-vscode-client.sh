@@ -14,12 +14,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="$(realpath "${UPLINT_BIN:-target/release/uplint}")"
+source scripts/tools.sh
 
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-  apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm >/dev/null
+  apt_install nodejs npm
 fi
 echo "node $(node --version), npm $(npm --version)"
 
 (cd editors/vscode && npm ci --no-audit --no-fund --loglevel=error)
+installed "npm packages of editors/vscode/package-lock.json" "editors/vscode/node_modules"
 UPLINT_BIN="$bin" timeout 120 node editors/vscode/test/round.js

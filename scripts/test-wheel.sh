@@ -43,11 +43,8 @@ grep -q "ci-job-jwt" "$work/scan.txt"
 echo "  uplint $version from the wheel: $(wc -l <"$work/scan.txt") findings on the sample repository"
 
 echo "== the python hooks with the real pre-commit"
-venv="$root/target/tools/pre-commit-venv"
-if [ ! -x "$venv/bin/pre-commit" ]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet pre-commit
-fi
+source scripts/tools.sh
+venv="$(tools_venv pre-commit-venv pre-commit)"
 echo "  $("$venv/bin/pre-commit" --version)"
 hooks="$work/uplint-pre-commit"
 cp -R pre-commit-hook "$hooks"

@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
+source scripts/tools.sh
 bin="$root/${UPLINT_BIN:-target/debug/uplint}"
 tools="$root/target/tools/sarif"
 tool="$tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
@@ -12,6 +13,7 @@ if [ ! -x "$tool" ]; then
   (cd "$tools" && npm install --silent --no-audit --no-fund @microsoft/sarif-multitool@5 >/dev/null)
   # npm may block the package's postinstall step, which makes the binary executable.
   chmod u+x "$tool"
+  installed "npm @microsoft/sarif-multitool@5" "target/tools/sarif"
 fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -634,19 +634,157 @@ fn every_pattern_kind_has_a_fixture() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
-/// The human report of every tree: the rendering of each kind of finding is covered too.
+/// A human report without its timing.
+fn human(tree: &Path) -> String {
+    scan(tree, "human")
+        .lines()
+        .map(|l| match l.find(" in ") {
+            Some(i) if l.starts_with("Summary") => format!("{} in [time]", &l[..i]),
+            _ => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The human report of every tree of `kinds/`: the rendering of each kind of finding. Their
+/// entries are their own (`entries.yml`, selected by the tree's settings), so a new entry of the
+/// embedded data changes none of these snapshots.
 #[test]
 fn human_reports() {
-    for tree in trees() {
-        let human: String = scan(&tree, "human")
-            .lines()
-            .map(|l| match l.find(" in ") {
-                Some(i) if l.starts_with("Summary") => format!("{} in [time]", &l[..i]),
-                _ => l.to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join("\n");
+    let kinds: Vec<PathBuf> = trees()
+        .into_iter()
+        .filter(|t| name(t).starts_with("kinds/"))
+        .collect();
+    assert!(kinds.len() >= 12, "{kinds:?}");
+    for tree in kinds {
         let snapshot = format!("human@{}", name(&tree).replace('/', "-"));
-        insta::assert_snapshot!(snapshot, human);
+        insta::assert_snapshot!(snapshot, human(&tree));
     }
+}
+
+/// One finding as the human report shows it: `severity[id] message`, the caret line's label,
+/// `= replacement:`, `= fix:` and `= at path:line:col`.
+#[derive(Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct Shown {
+    header: String,
+    label: Option<String>,
+    replacement: Option<String>,
+    fix: Option<String>,
+    at: String,
+}
+
+/// The findings of a human report, block by block (a block runs from its header to its `= at`).
+fn shown(human: &str) -> Vec<Shown> {
+    let is_header = |l: &str| {
+        let Some((sev, rest)) = l.split_once('[') else {
+            return false;
+        };
+        !sev.is_empty() && sev.chars().all(|c| c.is_ascii_lowercase()) && rest.contains("] ")
+    };
+    let mut out = Vec::new();
+    let mut open: Option<Shown> = None;
+    for line in human.lines().map(str::trim) {
+        if is_header(line) {
+            open = Some(Shown {
+                header: line.to_string(),
+                ..Shown::default()
+            });
+            continue;
+        }
+        let Some(block) = open.as_mut() else {
+            continue;
+        };
+        if let Some(i) = line.strip_prefix("| ").and_then(|r| r.rfind("^ ")) {
+            block.label.get_or_insert_with(|| line[i + 4..].to_string());
+        } else if let Some(r) = line.strip_prefix("= replacement: ") {
+            block.replacement = Some(r.to_string());
+        } else if let Some(f) = line.strip_prefix("= fix: ") {
+            block.fix = Some(f.to_string());
+        } else if let Some(at) = line.strip_prefix("= at ") {
+            block.at = at.to_string();
+            out.extend(open.take());
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The human report of every tree of `scan/` says what its JSON report says: each finding's
+/// header, its caret's label (the matched text) and its place, each problem, and the total.
+/// Derived from the JSON rather than snapshot, so that a new entry's fixture line changes no
+/// other file (the markers prove the JSON report right).
+#[test]
+fn human_reports_match_json() {
+    let (mut checked, mut compared, mut fixes) = (0, 0, 0);
+    for tree in trees().into_iter().filter(|t| name(t).starts_with("scan/")) {
+        let (human, report) = (human(&tree), scan_json(&tree));
+        let findings = report["findings"].as_array().unwrap();
+        // Findings in tests are counted per file under "Tests", not shown one by one.
+        let (in_tests, shown_one_by_one): (Vec<&Value>, Vec<&Value>) =
+            findings.iter().partition(|f| f["context"] == "test");
+        let mut per_test_file = BTreeMap::<&str, usize>::new();
+        for f in in_tests {
+            *per_test_file
+                .entry(f["path"].as_str().unwrap())
+                .or_default() += 1;
+        }
+        for (path, n) in per_test_file {
+            let line = format!("\n  {path}: {n} test finding");
+            assert!(
+                human.contains(&line),
+                "{}: no `{line}` in:\n{human}",
+                name(&tree)
+            );
+        }
+        let mut want: Vec<Shown> = shown_one_by_one
+            .into_iter()
+            .map(|f| {
+                let s = |k: &str| f[k].as_str().unwrap().to_string();
+                let matched = s("matched");
+                Shown {
+                    header: format!("{}[{}] {}", s("severity"), s("id"), s("message")),
+                    label: (!matched.contains('\n')).then_some(matched),
+                    replacement: f["replacement"].as_str().map(str::to_string),
+                    fix: f["fix"]["description"].as_str().map(str::to_string),
+                    at: format!("{}:{}:{}", s("path"), f["line"], f["column"]),
+                }
+            })
+            .collect();
+        want.sort();
+        let mut got = shown(&human);
+        // A label of a match over several lines is not compared; a fix line goes on with its
+        // applicability after the description.
+        for (g, w) in got.iter_mut().zip(&want) {
+            if w.label.is_none() {
+                g.label = None;
+            }
+            if let (Some(gf), Some(wf)) = (&g.fix, &w.fix)
+                && gf.starts_with(wf.as_str())
+            {
+                g.fix = w.fix.clone();
+            }
+        }
+        assert_eq!(got, want, "{}:\n{human}", name(&tree));
+        fixes += want.iter().filter(|w| w.fix.is_some()).count();
+        compared += want.len();
+        for e in report["errors"].as_array().unwrap() {
+            let path = e["path"].as_str().unwrap();
+            assert!(
+                human.contains(&format!("\n  {path}: ")),
+                "{}: problem of {path} not shown:\n{human}",
+                name(&tree)
+            );
+        }
+        let total = format!("\n  {} finding", findings.len());
+        assert!(
+            human.contains(&total),
+            "{}: no `{total}` in:\n{human}",
+            name(&tree)
+        );
+        checked += 1;
+    }
+    assert!(
+        checked >= 20 && compared >= 200 && fixes >= 10,
+        "{checked} trees, {compared} findings, {fixes} fixes"
+    );
 }

@@ -63,7 +63,15 @@ uplint query --surface graphql --search runner\n  uplint query --search='strateg
 
     /// Find removed and deprecated items in files and directories.
     #[command(
-        after_help = "Status and severity of a finding, for the target version:\n  removed           removed at or before the target          error\n  deprecated        removed later (or in REST API v5)         warning\n  behaviour-change  behaves differently from a version <= target  warning\n\n\
+        after_help = "Status and severity of a finding, for the target version:\n  \
+removed             removed at or before the target                       error\n  \
+deprecated          removed after the target (or in REST API v5)          warning\n  \
+behaviour-change    behaves differently from a version <= the target      warning\n  \
+unavailable         introduced after --min-version                        error\n  \
+invalid-call        a call the spec rejects (missing required parameter)  error\n  \
+unused-suppression  an `uplint: ignore[ID]` comment that hides nothing    warning\n\
+An invalid call that only lacks the PRIVATE-TOKEN header is a warning; a finding whose context\n\
+cannot confirm it (an HTTP method not in view) is info.\n\n\
 Exit status: 0 no finding at the --fail-on level, 1 findings, 2 usage, configuration or data error.\n\n\
 Suppress a finding with a comment `uplint: ignore[ID]` on its line or the line before, or a whole\n\
 file with `uplint: ignore-file[ID]` in its first 10 lines. Settings are read from the nearest\n\
@@ -116,7 +124,7 @@ pub struct ScanArgs {
     #[arg(long, value_name = "V")]
     pub min_version: Option<String>,
 
-    /// Treat REST API v5 removals as removed (errors), not deprecations.
+    /// `v5`: treat REST API v5 removals as removed (errors), not deprecations [default: v4].
     #[arg(long, value_name = "VERSION", value_parser = ["v4", "v5"])]
     pub api: Option<String>,
 
@@ -128,12 +136,11 @@ pub struct ScanArgs {
     #[arg(long, value_name = "ID", value_delimiter = ',')]
     pub ignore: Vec<String>,
 
-    /// The lowest severity that makes the exit status 1.
+    /// The lowest severity that makes the exit status 1 [default: error].
     #[arg(long, value_enum, value_name = "LEVEL")]
     pub fail_on: Option<FailOn>,
 
-    /// Findings in tests (test files, mocks): `exclude` reports them apart and --fail-on does
-    /// not count them [default]; `include` counts them as production; `ignore` leaves them out.
+    /// Findings in tests (test files, mocks) [default: exclude].
     #[arg(long, value_enum, value_name = "MODE")]
     pub tests: Option<Tests>,
 
@@ -170,7 +177,7 @@ pub struct ScanArgs {
     #[arg(long)]
     pub follow: bool,
 
-    /// Worker threads [default: one per core].
+    /// Worker threads (0: one per core).
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub threads: usize,
 
@@ -228,7 +235,7 @@ pub struct MergeArgs {
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ScanFormat {
-    /// Grouped by file, with source lines and a summary (the default).
+    /// Grouped by file, with source lines and a summary.
     Human,
     /// One `path:line:col: severity id message` line per finding.
     Concise,
@@ -325,7 +332,7 @@ pub struct QueryArgs {
     pub search: Option<String>,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = QueryFormat::Table)]
+    #[arg(long, value_enum, default_value_t = QueryFormat::Human)]
     pub format: QueryFormat,
 
     /// Print the literals the selected entries are detected by, one per line, sorted and unique
@@ -334,12 +341,20 @@ pub struct QueryArgs {
     pub literals: bool,
 }
 
+/// The formats of `query`. The one for people is `human` in every command (`table` is its
+/// former name here, still accepted).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum QueryFormat {
-    Table,
+    /// A table, one entry per row, and a count.
+    #[value(alias = "table")]
+    Human,
+    /// An array of entries, as `explain --format json` gives one.
     Json,
+    /// The entries as YAML.
     Yaml,
+    /// A Markdown table.
     Markdown,
+    /// Comma-separated values with a header row.
     Csv,
 }
 
@@ -351,20 +366,25 @@ pub struct ExplainArgs {
     pub target: String,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
     pub format: ExplainFormat,
 }
 
+/// The formats of `explain` and `versions`. The one for people is `human` in every command
+/// (`text` is its former name here, still accepted).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ExplainFormat {
-    Text,
+    /// Labelled text (explain) or a table (versions).
+    #[value(alias = "text")]
+    Human,
+    /// JSON.
     Json,
 }
 
 #[derive(Args, Debug)]
 pub struct VersionsArgs {
     /// Output format.
-    #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+    #[arg(long, value_enum, default_value_t = ExplainFormat::Human)]
     pub format: ExplainFormat,
 }
 

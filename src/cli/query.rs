@@ -73,7 +73,7 @@ pub fn query(cat: &Catalog, a: &QueryArgs) -> Outcome {
         return Ok(ExitCode::SUCCESS);
     }
     let out = match a.format {
-        QueryFormat::Table => render::table(&selected),
+        QueryFormat::Human => render::table(&selected),
         QueryFormat::Json => render::json(&selected),
         QueryFormat::Yaml => render::yaml(&selected),
         QueryFormat::Markdown => render::markdown(&selected),
@@ -117,7 +117,7 @@ pub fn explain(cat: &Catalog, a: &ExplainArgs) -> Outcome {
         return Err(Usage::NoEntry(a.target.clone()).into());
     }
     let out = match a.format {
-        ExplainFormat::Text => found
+        ExplainFormat::Human => found
             .iter()
             .map(|e| render::explain(e))
             .collect::<Vec<_>>()
@@ -131,7 +131,7 @@ pub fn explain(cat: &Catalog, a: &ExplainArgs) -> Outcome {
 pub fn versions(cat: &Catalog, a: &VersionsArgs) -> Outcome {
     let rows = render::version_rows(cat.entries());
     let out = match a.format {
-        ExplainFormat::Text => render::versions_table(&rows),
+        ExplainFormat::Human => render::versions_table(&rows),
         ExplainFormat::Json => serde_json::to_string_pretty(&rows).expect("rows serialize") + "\n",
     };
     print(&out)?;

@@ -5,7 +5,7 @@
 use super::Edit;
 use super::yaml_move;
 
-use crate::catalog::Entry;
+use crate::catalog::{Change, Entry};
 use crate::scan::Finding;
 use crate::syntax::FileKind;
 use crate::syntax::source::Source;
@@ -31,7 +31,13 @@ pub fn edits_for(entry: &Entry, f: &Finding, src: &Source) -> Option<(Vec<Edit>,
         };
         let graphql = matches!(p.pattern, crate::patterns::Pattern::Graphql(_));
         if found == old && (graphql || in_platform_role(src, start, end)) {
-            let what = format!("rename `{old}` to `{new}`");
+            // A rename only where the schedule says renamed (the unsafe reason of the others
+            // says they are not renames with the same meaning).
+            let what = if entry.change == Change::Renamed {
+                format!("rename `{old}` to `{new}`")
+            } else {
+                format!("replace `{old}` by `{new}`")
+            };
             return Some((vec![Edit::new(src, start, end, new)], what, new.to_string()));
         }
         if src.class.kind == FileKind::Omnibus && found.replace('"', "'") == old {

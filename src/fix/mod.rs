@@ -145,7 +145,7 @@ pub fn replacements(entry: &Entry) -> Vec<(String, &str)> {
 }
 
 /// A REST field replaced by one holding the negated boolean.
-fn inverted(p: &crate::patterns::Pattern) -> Option<(String, &str)> {
+pub fn inverted(p: &crate::patterns::Pattern) -> Option<(String, &str)> {
     match p {
         crate::patterns::Pattern::RestField(f) => {
             Some((f.name.clone(), f.replace_inverted.as_deref()?))

@@ -207,24 +207,34 @@ impl PatternKind for CliFlag {
             return out;
         }
         // The flag as a quoted argument of a list that holds the subcommand
-        // (`["register", "--locked=false"]`, `exec.Command("gitlab-runner", "register", …)`).
-        if written && ctx.src.class.kind == FileKind::Code && (sub.is_empty() || ctx.contains(sub)) {
-            out.extend(quoted_arguments(flag, ctx));
+        // (`["register", "--locked=false"]`, `exec.Command("gitlab-runner", "register", …)`,
+        // HCL's `join(" ", ["--tag-list ${var.tags}", …])`, a shell array), in code and in shell
+        // files; one the command's own words already found is not added again. (A YAML list is
+        // a command's arguments, read with the program its `image:` names.)
+        let lists = matches!(ctx.src.class.kind, FileKind::Code | FileKind::Shell);
+        if written && lists && (sub.is_empty() || ctx.contains(sub)) {
+            let found: Vec<(usize, usize)> = out.iter().map(|h| (h.start, h.end)).collect();
+            let quoted = quoted_arguments(flag, ctx).into_iter();
+            out.extend(quoted.filter(|q| !found.iter().any(|&(s, e)| (s..=e).contains(&q.start))));
         }
         // The environment variable the program reads for the flag. On a line where the flag is
         // written, it is the flag's value (`--registration-token "$REGISTRATION_TOKEN"`): one
-        // use, found once, as the flag.
+        // use, found once, as the flag. Elsewhere one finding per line: a definition that
+        // names and uses it (`REGISTRATION_TOKEN: ${REGISTRATION_TOKEN:?…}`) is one setting.
         if let Some(env) = &self.env {
             let mut env_hits = word_hits(env, ctx, WordBytes::Ident);
             env_hits.sort_by_key(|h| h.start);
             if !env_hits.is_empty() {
                 let flag_lines = line_numbers(text, out.iter().map(|h| h.start));
                 let env_lines = line_numbers(text, env_hits.iter().map(|h| h.start));
+                let mut last = None;
                 out.extend(
                     env_hits
                         .into_iter()
                         .zip(env_lines)
-                        .filter(|(_, line)| flag_lines.binary_search(line).is_err())
+                        .filter(|(_, line)| {
+                            flag_lines.binary_search(line).is_err() && last.replace(*line) != Some(*line)
+                        })
                         .map(|(h, _)| h),
                 );
             }
@@ -233,19 +243,39 @@ impl PatternKind for CliFlag {
     }
 }
 
-/// `flag` as a whole quoted string, or with its value (`"--locked"`, `'--locked=false'`),
-/// outside comments; not a sentence that starts with it (`"--locked is gone"`).
+/// `flag` as a whole quoted string, or with its value (`"--locked"`, `'--locked=false'`,
+/// `"--tag-list ${tags}"`, `` `--tag-list "${t}"` ``), outside comments; not a sentence that
+/// starts with it (`"--locked is gone"`).
 fn quoted_arguments(flag: &str, ctx: &FileCtx) -> Vec<Hit> {
     let text = ctx.src.text.as_bytes();
     ctx.word_offsets(flag, WordBytes::Other(|c| is_ident_byte(c) || c == b'-'))
         .filter(|&at| {
             let quote = if at > 0 { text[at - 1] } else { 0 };
+            let after = at + flag.len();
             matches!(quote, b'"' | b'\'' | b'`')
-                && text.get(at + flag.len()).is_some_and(|&c| c == quote || c == b'=')
+                && match text.get(after) {
+                    Some(&c) if c == quote || c == b'=' => true,
+                    Some(b' ') => one_value(&text[after + 1..], quote),
+                    _ => false,
+                }
         })
         .filter(|&at| !ctx.src.in_comment(at))
         .map(|at| Hit::new(at, at + flag.len(), flag))
         .collect()
+}
+
+/// Is `rest` (after the flag and a space, inside a string quoted by `quote`) the flag's one
+/// value: an interpolation or a quoted value, or one word up to the closing quote? A sentence
+/// (`"--locked is gone"`) has more words.
+fn one_value(rest: &[u8], quote: u8) -> bool {
+    match rest.first() {
+        Some(b'$' | b'{' | b'"' | b'\'') => true,
+        Some(_) => rest
+            .iter()
+            .position(|&c| c == quote || c.is_ascii_whitespace())
+            .is_some_and(|i| i > 0 && rest[i] == quote),
+        None => false,
+    }
 }
 
 /// The 0-based line of each offset, in one pass over the text: the offsets are sorted first

@@ -5,6 +5,12 @@
 //! other evidence; the pattern's own detection still finds its other forms where it applies.
 //! A name other systems also use (`active`, `status`, `locked`, `tags`) is not listed: it
 //! counts only with the evidence its pattern asks for.
+//!
+//! A form that another system writes too, in files that name that system
+//! (`runner-registration-token` is also a GitHub Actions runner's placeholder and a GARM
+//! metadata path), lists the other system's names in `other_systems`: in a file holding one of
+//! them the form alone is not evidence of the platform and is not reported (the pattern's own
+//! detection still is).
 
 use serde::Serialize;
 
@@ -15,6 +21,12 @@ use crate::syntax::{FileCtx, FileKind, WordBytes, is_ident_byte};
 
 /// The field's name, common to every pattern kind.
 pub const FIELD: &str = "distinctive";
+
+/// The field naming the other systems that write a pattern's distinctive forms too.
+pub const OTHER_SYSTEMS: &str = "other_systems";
+
+/// What a name of another system may be.
+const OTHER: &str = "a name of the other system, at least 6 characters, as its files write it, e.g. `actions-runner`";
 
 /// What a distinctive form may be.
 const FORM: &str = "a word of one of the pattern's literals (`uplint query --literals`), of at least 6 letters, digits, `_` or `-`, e.g. `REGISTER_RUN_UNTAGGED` or `--registration-token`";
@@ -56,6 +68,54 @@ impl Distinctive {
         }
         hits
     }
+}
+
+/// Does the file name one of the other systems that write the distinctive forms too?
+pub fn names_other_system(other_systems: &[String], ctx: &FileCtx) -> bool {
+    other_systems.iter().any(|name| ctx.contains(name))
+}
+
+/// Read the `other_systems` field of a raw pattern whose distinctive forms are `forms`.
+pub fn parse_other_systems(
+    raw: &RawPattern,
+    forms: &[Distinctive],
+    check: &mut Check,
+) -> Vec<String> {
+    let Some((_, value)) = raw.fields.iter().find(|(n, _)| n == OTHER_SYSTEMS) else {
+        return Vec::new();
+    };
+    let RawValue::List(items) = &value.value else {
+        check.err_loc(
+            value.referenced,
+            format!("`{OTHER_SYSTEMS}` takes a list of names"),
+            &format!("write each as {OTHER}"),
+        );
+        return Vec::new();
+    };
+    if forms.is_empty() {
+        check.err_loc(
+            value.referenced,
+            format!("`{OTHER_SYSTEMS}` applies to the `{FIELD}` forms, and this pattern has none"),
+            &format!("give `{FIELD}` too, or remove `{OTHER_SYSTEMS}`"),
+        );
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for item in items {
+        if item.value.trim().len() >= SHORTEST && item.value.trim() == item.value {
+            out.push(item.value.clone());
+        } else {
+            check.err_at(
+                item,
+                format!(
+                    "`{OTHER_SYSTEMS}` name `{}` is too short or padded",
+                    item.value
+                ),
+                Some(format!("write it as {OTHER}")),
+            );
+        }
+    }
+    out
 }
 
 fn well_formed(form: &str, literals: &[String]) -> bool {

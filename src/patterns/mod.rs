@@ -35,6 +35,10 @@ pub struct SourcedPattern {
     /// The written forms found in any text file (see [`distinctive`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub distinctive: Vec<Distinctive>,
+    /// Other systems that write the distinctive forms too: in a file naming one of them, the
+    /// forms alone are not reported (see [`distinctive`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other_systems: Vec<String>,
 }
 
 impl std::ops::Deref for SourcedPattern {
@@ -52,10 +56,12 @@ impl SourcedPattern {
         let seen_in = seen_in::parse(raw, check);
         let pattern = Pattern::parse(raw, check)?;
         let distinctive = distinctive::parse(raw, &pattern.literals(), check);
+        let other_systems = distinctive::parse_other_systems(raw, &distinctive, check);
         (check.problems.len() == before).then_some(SourcedPattern {
             pattern,
             seen_in,
             distinctive,
+            other_systems,
         })
     }
 }
@@ -251,6 +257,7 @@ impl KindSchema {
         all.extend(self.optional);
         all.push(seen_in::FIELD);
         all.push(distinctive::FIELD);
+        all.push(distinctive::OTHER_SYSTEMS);
         all.join(", ")
     }
 }
@@ -276,6 +283,7 @@ impl Pattern {
                 && !schema.optional.contains(field)
                 && *field != seen_in::FIELD
                 && *field != distinctive::FIELD
+                && *field != distinctive::OTHER_SYSTEMS
             {
                 check.err_loc(
                     *at,
@@ -371,17 +379,22 @@ pub const MAX_WORD_HITS: usize = 40_000;
 const EXPANSION_LOOK_BACK: usize = 256;
 
 /// Is the bare word at `at` in the message of `${NAME:?message}` or `${NAME?message}`? Looks
-/// back at most [`EXPANSION_LOOK_BACK`] bytes, within the line.
+/// back at most [`EXPANSION_LOOK_BACK`] bytes, within the line; an expansion closed before the
+/// word (`${A:?x} WORD`, or one nested in the message: `${A:?${B} is unset: set WORD}`) is
+/// passed over.
 fn in_expansion_message(b: &[u8], at: usize) -> bool {
     if at == 0 || b[at - 1] == b'$' {
         return false;
     }
     let floor = at.saturating_sub(EXPANSION_LOOK_BACK);
     let mut i = at;
+    let mut closed = 0usize;
     while i > floor + 1 {
         i -= 1;
         match b[i] {
-            b'\n' | b'}' => return false,
+            b'\n' => return false,
+            b'}' => closed += 1,
+            b'{' if b[i - 1] == b'$' && closed > 0 => closed -= 1,
             b'{' if b[i - 1] == b'$' => {
                 let name_end = i
                     + 1
@@ -459,6 +472,13 @@ mod tests {
         assert!(
             !at("${A:?x $REGISTRATION_TOKEN}", 0),
             "an expansion in the message"
+        );
+        let nested = "${REGISTRATION_TOKEN:?${REGISTRATION_TOKEN} unset: set REGISTRATION_TOKEN}";
+        assert!(!at(nested, 0) && !at(nested, 1), "the uses");
+        assert!(at(nested, 2), "a message with an expansion before the word");
+        assert!(
+            !at("${A:?x} ${B} REGISTRATION_TOKEN", 0),
+            "after two expansions"
         );
     }
 

@@ -24,6 +24,16 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status, in the order `scan --help` lists them.
+    pub const ALL: [Status; 6] = [
+        Status::Removed,
+        Status::Deprecated,
+        Status::BehaviourChange,
+        Status::Unavailable,
+        Status::InvalidCall,
+        Status::UnusedSuppression,
+    ];
+
     pub const fn as_str(self) -> &'static str {
         match self {
             Status::Removed => "removed",

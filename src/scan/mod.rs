@@ -155,12 +155,21 @@ impl Target {
                 .map(|h| (h, None))
                 .collect(),
             Detector::EndpointContract => endpoint_contract::detect(&entry.endpoints, ctx),
-            Detector::Distinctive(p) => entry.patterns[p]
-                .distinctive
-                .iter()
-                .flat_map(|d| d.detect(ctx))
-                .map(|h| (h, None))
-                .collect(),
+            Detector::Distinctive(p) => {
+                let pattern = &entry.patterns[p];
+                let hits: Vec<Produced> = (pattern.distinctive.iter())
+                    .flat_map(|d| d.detect(ctx))
+                    .map(|h| (h, None))
+                    .collect();
+                // Another system that writes the forms too is named in the file: the forms
+                // alone are not the platform's (asked only where a form was found).
+                if !hits.is_empty()
+                    && crate::patterns::distinctive::names_other_system(&pattern.other_systems, ctx)
+                {
+                    return Vec::new();
+                }
+                hits
+            }
         }
     }
 

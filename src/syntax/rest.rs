@@ -584,8 +584,40 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
             let stmt = context(text, at, 3);
             (stmt, method_in(near).or_else(|| method_in(stmt)))
         }
+        FileKind::Shell if method_in(near).is_none() => {
+            assigned_then_called(text, at, near).unwrap_or((near, None))
+        }
         _ => (near, method_in(near)),
     }
+}
+
+/// A shell variable assigned the URL (`url=https://…/api/v4/runners`) and used by the next
+/// command that shows a method (`curl -sfX GET "$url"`, within 8 lines): the statement from
+/// the assignment to that command, and its method.
+fn assigned_then_called<'t>(
+    text: &'t str,
+    at: usize,
+    near: &str,
+) -> Option<(&'t str, Option<Method>)> {
+    let var = assigned_variable(near)?;
+    let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let mut pos = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    for _ in 0..8 {
+        if pos >= text.len() {
+            return None;
+        }
+        let end = text[pos + 1..]
+            .find('\n')
+            .map_or(text.len(), |i| pos + 1 + i);
+        let line = &text[pos + 1..end];
+        if let Some(k) = super::word_offsets(line, var, super::WordBytes::Ident).next() {
+            let stmt = context(text, pos + 1 + k, 0);
+            let stmt_end = stmt.as_ptr() as usize - text.as_ptr() as usize + stmt.len();
+            return method_in(stmt).map(|m| (&text[start..stmt_end], Some(m)));
+        }
+        pos = end;
+    }
+    None
 }
 
 /// The variable a line assigns (`url := …`, `url = …`, `const url = …`), if it does.
@@ -695,8 +727,14 @@ pub fn method_in(ctx: &str) -> Option<Method> {
     for (i, w) in words.iter().enumerate() {
         // curl -X POST, -XPOST, --request POST, --request=POST; wget --method=POST;
         // Invoke-RestMethod -Method Post
+        // Short options grouped before -X take its value too (curl -sfX GET).
+        let grouped = w.len() > 2
+            && w.ends_with('X')
+            && w.strip_prefix('-')
+                .is_some_and(|o| o.bytes().all(|c| c.is_ascii_alphabetic()));
         let value = match *w {
             "-X" | "--request" | "--method" | "-Method" => words.get(i + 1).copied(),
+            _ if grouped => words.get(i + 1).copied(),
             _ => ["--request=", "--method=", "-X"]
                 .iter()
                 .find_map(|p| w.strip_prefix(p))

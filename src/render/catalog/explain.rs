@@ -1,12 +1,20 @@
 //! `uplint explain`: everything about one entry, as text.
 
 use super::removed_text;
-use crate::catalog::Entry;
+use crate::catalog::{Change, Entry};
+
+/// The width of the label column: the longest label (`introduced in:`, `deprecated in:`) and a
+/// space, so that every value starts in the same column.
+const LABEL_WIDTH: usize = "introduced in:".len() + 1;
 
 pub fn render(e: &Entry) -> String {
     let mut out = format!("{}: {}\n\n", e.id, e.title);
     let mut field = |name: &str, value: String| {
-        out.push_str(&format!("  {:<13} {}\n", format!("{name}:"), value));
+        out.push_str(&format!(
+            "  {:<LABEL_WIDTH$}{}\n",
+            format!("{name}:"),
+            value
+        ));
     };
     field("surface", e.surface.as_str().to_string());
     field("change", e.change.as_str().to_string());
@@ -62,9 +70,28 @@ pub fn render(e: &Entry) -> String {
     } else {
         out.push_str("\n  not detectable: no file shows this item\n");
     }
-    let renames: Vec<(String, &str)> = e.patterns.iter().filter_map(|p| p.rename()).collect();
+    // The mechanical replacements: renames and moves, and fields replaced by their negation.
+    let renames: Vec<(String, String)> = e
+        .patterns
+        .iter()
+        .filter_map(|p| {
+            p.rename()
+                .map(|(old, new)| (old, new.to_string()))
+                .or_else(|| {
+                    crate::fix::inverted(p)
+                        .map(|(old, new)| (old, format!("{new} (the negated value)")))
+                })
+        })
+        .collect();
     if !renames.is_empty() {
-        out.push_str("\n  example (machine-applicable rename):\n");
+        // What the fix does, in the words of the fix's rule below: a rename only where the
+        // schedule lists the item as renamed; elsewhere a replacement, and unsafe.
+        let what = if e.change == Change::Renamed {
+            "rename"
+        } else {
+            "replacement"
+        };
+        out.push_str(&format!("\n  example (machine-applicable {what}):\n"));
         for (before, after) in renames {
             out.push_str(&format!("    - before: {before}\n      after:  {after}\n"));
         }
