@@ -17,7 +17,9 @@ Each tree is scanned from its own folder with
 
     uplint scan --format json --no-config --target 18.0 --api v5 --tests include .
 
-and the findings are compared with the manifest by (path, line, id):
+(`--fill-from DIR` lays out missing trees from local clones, `DIR/<owner>+<name>/repo` as the
+search tool's `fetch` leaves them or `DIR/<owner>/<name>`, at the recorded commits; blobs a
+snapshot lacks are skipped) and the findings are compared with the manifest by (path, line, id):
 
 - production precision: among findings uplint marks `production`, the share judged `true`
   (a `test` verdict in production context counts against it: a mock reported as a use);
@@ -131,6 +133,39 @@ def load_manifest(path):
     return repos
 
 
+def fill(clones, repo, commit, tree):
+    """Write the files of `repo` at `commit` from a local clone into `tree`; False if no clone."""
+    owner, name = repo.split("/", 1)
+    for git_dir in (
+        os.path.join(clones, f"{owner}+{name}", "repo"),
+        os.path.join(clones, owner, name, ".git"),
+        os.path.join(clones, owner, name),
+    ):
+        if os.path.isdir(git_dir):
+            break
+    else:
+        return False
+    git = ["git", "--git-dir", git_dir]
+    listing = subprocess.run(git + ["ls-tree", "-r", "-z", commit], capture_output=True)
+    if listing.returncode != 0:
+        sys.exit(f"{git_dir}: no commit {commit} ({listing.stderr.decode().strip()[:200]})")
+    for entry in listing.stdout.split(b"\0"):
+        if not entry:
+            continue
+        meta, path = entry.split(b"\t", 1)
+        mode, kind, blob = meta.split()
+        if kind != b"blob" or mode == b"120000":
+            continue
+        data = subprocess.run(git + ["cat-file", "blob", blob.decode()], capture_output=True)
+        if data.returncode != 0:
+            continue  # not in the snapshot (large files, LFS)
+        out = os.path.join(tree, path.decode("utf-8", "replace"))
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        with open(out, "wb") as f:
+            f.write(data.stdout)
+    return True
+
+
 def scan(uplint, tree):
     cmd = [uplint, "scan", "--format", "json", "--no-config", "--target", "18.0"]
     cmd += ["--api", "v5", "--tests", "include", "."]
@@ -190,6 +225,7 @@ def main():
     ap.add_argument("--repo", action="append", help="only this owner/name (repeatable)")
     ap.add_argument("--skeleton", action="store_true", help="print unjudged findings as YAML")
     ap.add_argument("--grep", action="store_true", help="list written-form hits without finding")
+    ap.add_argument("--fill-from", metavar="DIR", help="lay out missing trees from local clones")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args()
     if not os.access(a.uplint, os.X_OK):
@@ -201,6 +237,9 @@ def main():
         if a.repo and r["repo"] not in a.repo:
             continue
         tree = os.path.join(a.cache, r["repo"])
+        if not os.path.isdir(tree) and a.fill_from:
+            if fill(a.fill_from, r["repo"], r["commit"], tree):
+                print(f"{r['repo']}: laid out at {r['commit'][:12]}", file=sys.stderr)
         if not os.path.isdir(tree):
             print(f"{r['repo']}: not in the cache ({tree}); skipped", file=sys.stderr)
             continue
