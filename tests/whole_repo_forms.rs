@@ -485,3 +485,31 @@ fn fixture_and_mock_modules_and_molecule_scenarios_are_tests() {
         ],
     );
 }
+
+const RUNNERS_GO: &str = r#"package gitlab
+
+import "fmt"
+
+// UpdateRunnerDetailsOptions of UpdateRunnerDetails.
+type UpdateRunnerDetailsOptions struct {
+	Description *string `url:"description,omitempty" json:"description,omitempty"`
+	Active      *bool   `url:"active,omitempty" json:"active,omitempty"`
+}
+
+func (s *RunnersService) UpdateRunnerDetails(rid int, opt *UpdateRunnerDetailsOptions) error {
+	u := fmt.Sprintf("runners/%d", rid)
+	req, err := s.client.NewRequest(http.MethodPut, u, opt, nil)
+	return err
+}
+"#;
+
+#[test]
+fn a_struct_field_tagged_twice_is_one_finding() {
+    let dir = tree(&[("runners.go", RUNNERS_GO)]);
+    let found = scan(dir.path(), &[]);
+    assert_eq!(
+        lines_of(&found, "runners.go", "runners-active-property"),
+        [8],
+        "{found:?}"
+    );
+}

@@ -165,6 +165,17 @@ fn struct_tag(b: &[u8], at: usize, after: u8) -> bool {
         && matches!(before_key, Some(b'`' | b' '))
 }
 
+/// Does a `json:"name"` tag follow on the line after `end` (a struct field tagged
+/// `url:"name" json:"name"`)?
+fn json_tag_follows(text: &str, end: usize, name: &str) -> bool {
+    let rest = &text.as_bytes()[end..];
+    let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+    let tag = format!("json:\"{name}");
+    memchr::memmem::find(line, tag.as_bytes()).is_some_and(|i| {
+        matches!(line.get(i + tag.len()), Some(b'"' | b','))
+    })
+}
+
 /// How far back the opening bracket around a key is looked for (a parameter list is short;
 /// a line of thousands of keys is not read back far for each).
 const OPENER_REACH: usize = 512;
@@ -309,9 +320,13 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
                 continue;
             }
         }
-        // One struct field, one finding: its `url:"…"` and `json:"…"` tags name it twice.
+        // One struct field, one finding: its `url:"…"` and `json:"…"` tags name it twice. The
+        // json tag's is the one the resource's type definition reports too.
         let tag = struct_tag(b, at, b.get(end).copied().unwrap_or(b' '));
         if tag && last_tag.is_some_and(|prev| !b[prev..at].contains(&b'\n')) {
+            continue;
+        }
+        if tag && !b[..at].ends_with(b"json:\"") && json_tag_follows(text, end, name) {
             continue;
         }
         last_tag = tag.then_some(at);
