@@ -76,7 +76,7 @@ fn every_code_fixture_is_fixed_and_reparses() {
     let out = uplint(dir.path(), &["--fix"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("uplint: fixed 8 findings in 4 files"),
+        stderr.contains("uplint: fixed 9 findings in 4 files"),
         "{stderr}"
     );
     assert!(!stderr.contains("not applied"), "{stderr}");
@@ -84,6 +84,10 @@ fn every_code_fixture_is_fixed_and_reparses() {
     let after = tree(dir.path());
     // The platform's keys are renamed…
     assert!(after["releases.go"].contains("\"direct_asset_path\": \"/bin/\" + filepath,"));
+    // A struct tag of the release link's type is the platform's key; the Go field keeps its name.
+    assert!(
+        after["releases.go"].contains("\tFilepath string `json:\"direct_asset_path,omitempty\"`")
+    );
     assert!(after["merged.py"].contains("mr[\"merge_user\"][\"username\"]"));
     assert!(after["runners.ts"].contains("{ 'paused': true,"));
     assert!(after["runners.ts"].contains("direct_asset_path: `/bin/${filepath}`"));
