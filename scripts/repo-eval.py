@@ -228,6 +228,8 @@ def main():
     ap.add_argument("--fill-from", metavar="DIR", help="lay out missing trees from local clones")
     ap.add_argument("--quiet", action="store_true")
     a = ap.parse_args()
+    # uplint runs from each tree's folder: a relative path is taken from where this script was started.
+    a.uplint = os.path.abspath(a.uplint)
     if not os.access(a.uplint, os.X_OK):
         sys.exit(f"{a.uplint}: no such executable (cargo build --release, or give --uplint)")
 

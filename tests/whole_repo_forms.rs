@@ -513,3 +513,52 @@ fn a_struct_field_tagged_twice_is_one_finding() {
         "{found:?}"
     );
 }
+
+/// A webhook payload's nested merge request and runner are the event's own objects, not the
+/// REST API's resources: their fields are no use, whether declared in a struct nested in an
+/// event type or read through an event variable; the same fields of the API's own types are.
+#[test]
+fn a_webhook_events_nested_objects_are_not_the_apis_resources() {
+    let go = r#"package gitlab
+
+// Types of the GitLab API and of its webhook events.
+
+type MergeRequest struct {
+	IID         int    `json:"iid"`
+	MergeStatus string `json:"merge_status"`
+}
+
+type Runner struct {
+	ID     int  `json:"id"`
+	Active bool `json:"active"`
+}
+
+type PipelineEvent struct {
+	ObjectKind   string `json:"object_kind"`
+	MergeRequest struct {
+		IID         int    `json:"iid"`
+		MergeStatus string `json:"merge_status"`
+	} `json:"merge_request"`
+	Runner struct {
+		ID     int  `json:"id"`
+		Active bool `json:"active"`
+	} `json:"runner"`
+}
+
+func describe(event *PipelineEvent, expectedEvent *PipelineEvent) bool {
+	return event.MergeRequest.MergeStatus == "can_be_merged" && expectedEvent.Runner.Active
+}
+"#;
+    let dir = tree(&[("gitlab/types.go", go)]);
+    let found = scan(dir.path(), &[]);
+    assert_eq!(
+        lines_of(&found, "gitlab/types.go", "mr-merge-status"),
+        vec![7],
+        "{found:?}"
+    );
+    assert_eq!(
+        lines_of(&found, "gitlab/types.go", "runners-active-property"),
+        vec![12],
+        "{found:?}"
+    );
+}

@@ -121,6 +121,31 @@ impl PatternKind for ResourceField {
     }
 }
 
+/// Is a type named for an event or webhook payload (`PipelineEvent`, `MergeRequestHook`,
+/// `WebhookPayload`)? Its nested `merge_request` and `runner` objects are the event's own, not
+/// the REST API's resources, even where a nested struct is named `MergeRequest`.
+fn is_event_type(t: &str) -> bool {
+    t.ends_with("Event")
+        || t.ends_with("Events")
+        || t.ends_with("Hook")
+        || t.contains("Webhook")
+        || t.contains("WebHook")
+}
+
+/// Is the receiver `r` (a slice of `text`) itself a member of an event or webhook payload
+/// (`event.MergeRequest.MergeStatus`, `expectedEvent.Runner.Active`, `hook["merge_request"]`)?
+fn member_of_event(text: &str, r: &str) -> bool {
+    let start = r.as_ptr() as usize - text.as_ptr() as usize;
+    let b = text.as_bytes();
+    let Some(outer_end) = start.checked_sub(1).filter(|&i| b[i] == b'.') else {
+        return false;
+    };
+    receiver_name(text, outer_end).is_some_and(|o| {
+        let o = o.to_ascii_lowercase();
+        o.ends_with("event") || o.ends_with("hook") || o.ends_with("payload")
+    })
+}
+
 /// The platform's names, as files write them.
 const PLATFORM: [&str; 5] = ["gitlab", "GitLab", "Gitlab", "GITLAB", "gid://gitlab/"];
 
@@ -194,6 +219,7 @@ impl ResourceField {
                     || found.contains(&at)
                     || !self.in_role(text, at, end, form == &self.name)
                     || ctx.src.in_comment(at)
+                    || ctx.enclosing_type(at).is_some_and(is_event_type)
                 {
                     continue;
                 }
@@ -241,7 +267,7 @@ impl ResourceField {
             None
         };
         dot.and_then(|d| receiver_name(text, d))
-            .is_some_and(|r| self.resource.names_variable(r))
+            .is_some_and(|r| self.resource.names_variable(r) && !member_of_event(text, r))
     }
 }
 
