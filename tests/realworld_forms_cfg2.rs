@@ -224,3 +224,29 @@ gitlab-runner register --non-interactive
     assert!(of(&found, "tests/register.test.ts").is_empty(), "{found:?}");
     assert_eq!(of(&found, "register.sh"), lines(&[(5, ARGS)]), "{found:?}");
 }
+
+/// The `unset` and list-item checks read a short way back from each name: a line of 60,000
+/// names or flags is not walked back to its start for each (that was quadratic: minutes).
+#[test]
+fn many_names_on_one_line_stay_linear() {
+    let names = "RUNNER_TAG_LIST ".repeat(60_000);
+    let flags = "- --locked ".repeat(60_000);
+    let files = [
+        ("names.sh", format!("unset {names}\n")),
+        ("flags.yml", format!("x: gitlab-runner\ny: {flags}\n")),
+    ];
+    let start = std::time::Instant::now();
+    let found = scan(&[(files[0].0, &files[0].1), (files[1].0, &files[1].1)]);
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    // The list items on line 2 are `- --locked` after `- `: items of a flow of text, not of a
+    // block list (only the line's first item starts it); the names: one finding a line at most.
+    assert!(
+        of(&found, "flags.yml").iter().all(|(l, _)| *l == 2),
+        "{found:?}"
+    );
+    assert!(of(&found, "names.sh").len() <= 1, "{found:?}");
+}

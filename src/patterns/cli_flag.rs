@@ -293,20 +293,31 @@ fn value_after(text: &[u8], end: usize) -> Option<&[u8]> {
     (n > 0).then(|| &text[i..i + n])
 }
 
-/// Is the name at `at` an operand of `unset` (`unset RUNNER_TAG_LIST`, `unset -v A B`), in a
-/// command that starts its line, a string, or follows `;`, `&&`, `||`, `(`?
+/// Is the name at `at` an operand of `unset` (`unset RUNNER_TAG_LIST`, `unset -v A B`, `then
+/// unset A`), in a command that starts its line, a string, or follows `;`, `&&`, `||`, `(`?
+/// Only the names and options just before it are read, a short way back: each of many names on
+/// one line costs a few bytes, not the line.
 pub fn unset_at(text: &[u8], at: usize) -> bool {
-    let from = text[..at]
-        .iter()
-        .rposition(|&c| matches!(c, b'\n' | b';' | b'&' | b'|' | b'(' | b'"' | b'\'' | b'`'))
-        .map_or(0, |i| i + 1);
-    let before = text[from..at].trim_ascii_start();
-    before.strip_prefix(b"unset").is_some_and(|rest| {
-        rest.first().is_some_and(u8::is_ascii_whitespace)
-            && rest
-                .iter()
-                .all(|&c| is_ident_byte(c) || matches!(c, b' ' | b'\t' | b'-'))
-    })
+    const REACH: usize = 256;
+    let lo = at.saturating_sub(REACH);
+    let mut i = at;
+    while i > lo && (is_ident_byte(text[i - 1]) || matches!(text[i - 1], b' ' | b'\t' | b'-')) {
+        i -= 1;
+    }
+    let boundary = i == 0
+        || (i > lo
+            && matches!(text[i - 1], b'\n' | b';' | b'&' | b'|' | b'(' | b'{' | b'"' | b'\'' | b'`'));
+    if !boundary {
+        return false;
+    }
+    let mut run = text[i..at].trim_ascii_start();
+    for keyword in [&b"then"[..], b"do", b"else"] {
+        if let Some(rest) = run.strip_prefix(keyword).filter(|r| r.first() == Some(&b' ')) {
+            run = rest.trim_ascii_start();
+        }
+    }
+    run.strip_prefix(b"unset")
+        .is_some_and(|rest| matches!(rest.first(), Some(b' ' | b'\t')))
 }
 
 /// `flag` as an argument outside comments: with `quoted`, a whole quoted string or one with its
@@ -353,10 +364,21 @@ fn one_value(rest: &[u8], quote: u8) -> bool {
 }
 
 /// Does a YAML block list's item start at `at` (only blanks and `- ` before it on its line)?
+/// Read back over those bytes only: a flag repeated on one long line is not walked back to the
+/// line's start each time.
 fn list_item_at(text: &[u8], at: usize) -> bool {
-    let start = text[..at].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
-    let before = text[start..at].trim_ascii_start();
-    before.len() >= 2 && before[0] == b'-' && before[1..].iter().all(|&c| c == b' ')
+    let spaces = text[..at].iter().rev().take_while(|&&c| c == b' ').count();
+    let dash = at - spaces;
+    if spaces == 0 || dash == 0 || text[dash - 1] != b'-' {
+        return false;
+    }
+    let indent = text[..dash - 1]
+        .iter()
+        .rev()
+        .take_while(|&&c| c == b' ' || c == b'\t')
+        .count();
+    let start = dash - 1 - indent;
+    start == 0 || text[start - 1] == b'\n'
 }
 
 /// Is `rest` (after the flag, up to the line's end or a ` #` comment) one value: a single word,
