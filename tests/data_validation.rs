@@ -39,7 +39,7 @@ fn typo_in_a_field_name() {
     let (lines, report) = errors(&text);
     assert_eq!(
         lines[0],
-        "custom.yml:7:5: unknown field `removd_in`, expected one of id, title, surface, change, removed_in, deprecated_in, introduced_in, breaking, replacement, replacement_available_in, notes, detectable, patterns, endpoints, spec"
+        "custom.yml:7:5: unknown field `removd_in`, expected one of id, title, surface, change, removed_in, deprecated_in, introduced_in, breaking, replacement, replacement_available_in, notes, emptied, related, detectable, patterns, endpoints, spec"
     );
     insta::assert_snapshot!(report);
 }

@@ -395,3 +395,45 @@ fn every_cargo_install_in_docs_hooks_and_templates_is_locked() {
         bad.join("\n")
     );
 }
+
+/// The section on reading a report explains production and test findings and `--tests`, with
+/// every value `uplint scan --help` lists for it (issue 36).
+#[test]
+fn reading_a_report_explains_test_findings_and_every_tests_mode() {
+    let readme = read(&root().join("README.md"));
+    let start = readme.find("## Reading a report").expect("the section");
+    let section = &readme[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
+    for needed in [
+        "`production`",
+        "`test`",
+        "`--tests`",
+        "`--fail-on`",
+        "`related`",
+    ] {
+        assert!(
+            section.contains(needed),
+            "the section does not mention {needed}"
+        );
+    }
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_uplint"))
+        .args(["scan", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    let tests = &help[help.find("--tests <MODE>").expect("--tests in the help")..];
+    let values = &tests[tests.find("Possible values:").expect("its values")..];
+    let modes: Vec<&str> = values
+        .lines()
+        .skip(1)
+        .map_while(|l| l.trim().strip_prefix("- "))
+        .filter_map(|l| l.split(':').next())
+        .collect();
+    assert!(modes.len() >= 3, "{modes:?}");
+    for mode in modes {
+        assert!(
+            section.contains(&format!("`{mode}`")),
+            "the section does not say what `--tests {mode}` does"
+        );
+    }
+}

@@ -12,9 +12,10 @@ use serde_saphyr::{Location, Spanned};
 
 use super::error::{DataError, offset_of, yaml_error};
 use super::model::{
-    Change, Endpoint, Entry, Param, ParamLocation, ParamType, SourcedPattern, Surface,
+    Change, Emptied, Endpoint, Entry, Param, ParamLocation, ParamType, Related, SourcedPattern,
+    Surface,
 };
-use super::raw::{RawEndpoint, RawEntry, RawFile, RawParam};
+use super::raw::{RawEmptied, RawEndpoint, RawEntry, RawFile, RawParam};
 use crate::patterns::check::{Check, Problem};
 use crate::version::{Milestone, ServiceVersion};
 
@@ -37,6 +38,19 @@ pub(crate) struct Loader {
     pub entries: Vec<Entry>,
     pub errors: Vec<DataError>,
     ids: HashMap<String, IdSite>,
+    /// The `related` ids of the entries loaded, checked once every file is read.
+    relations: Vec<Relation>,
+}
+
+/// A `related` id as written, for the checks that need every entry: where it is written
+/// (file, text, offset, length), which entry names it, and the one it names.
+struct Relation {
+    file: String,
+    text: Arc<str>,
+    offset: usize,
+    len: usize,
+    from: String,
+    to: String,
 }
 
 /// Checks of one file: the file's name and text, for positions.
@@ -142,7 +156,8 @@ struct Versions {
 impl Loader {
     /// All the entries, sorted (introductions by version, then removals by milestone and id),
     /// or every error: nothing is half-loaded.
-    pub fn finish(self) -> Result<super::Catalog, super::DataErrors> {
+    pub fn finish(mut self) -> Result<super::Catalog, super::DataErrors> {
+        self.relate();
         if !self.errors.is_empty() {
             return Err(super::DataErrors(self.errors));
         }
@@ -152,6 +167,50 @@ impl Loader {
         Ok(super::Catalog {
             entries: entries.into(),
         })
+    }
+
+    /// Check each `related` id against every entry loaded (it names one; the two entries do
+    /// not both declare the relation), and give the named entry the relation too.
+    fn relate(&mut self) {
+        let index: HashMap<String, usize> = self
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.id.clone(), i))
+            .collect();
+        for r in std::mem::take(&mut self.relations) {
+            let error = |message: String, help: &str| {
+                DataError::at(&r.file, &r.text, r.offset, r.len, message).with_help(help)
+            };
+            let (Some(&to), Some(&from)) = (index.get(&r.to), index.get(&r.from)) else {
+                if !self.ids.contains_key(&r.to) {
+                    self.errors.push(error(
+                        format!("`related` names `{}`, which no entry is", r.to),
+                        "name the id of an entry of the data (`uplint query --search WORD` finds it)",
+                    ));
+                }
+                continue;
+            };
+            let Some(relation) = self.entries[from]
+                .related
+                .iter()
+                .find(|x| x.id == r.to)
+                .map(|x| x.relation.clone())
+            else {
+                continue;
+            };
+            if self.entries[to].related.iter().any(|x| x.id == r.from) {
+                self.errors.push(error(
+                    format!("`{}` and `{}` both declare their relation", r.from, r.to),
+                    "declare a relation on one of the two entries: the other gets it too",
+                ));
+                continue;
+            }
+            self.entries[to].related.push(Related {
+                id: r.from,
+                relation,
+            });
+        }
     }
 
     /// Loads a data file compiled to JSON by the build script (the embedded data). The same
@@ -265,6 +324,20 @@ impl Loader {
         let versions = versions(ctx, r, change);
         let replacement = ctx.check.opt(&r.replacement, "replacement").flatten();
         let notes = ctx.check.opt(&r.notes, "notes").flatten();
+        let emptied = r.emptied.as_ref().and_then(|e| emptied(ctx, e));
+        if let (Some(Emptied { since: Some(v), .. }), Some(Milestone::Service(rm)), Some(e)) =
+            (&emptied, versions.removed_in, &r.emptied)
+            && *v >= rm
+            && let Some(raw) = &e.since
+        {
+            let help = "an item emptied in its removal's version is removed: drop `emptied`";
+            ctx.check.err_at(
+                raw,
+                format!("emptied.since {v} is not before removed_in {rm}"),
+                Some(help.into()),
+            );
+        }
+        let related = self.related(ctx, r);
         let (detectable, patterns) = patterns(ctx, r);
         let endpoints = r
             .endpoints
@@ -298,6 +371,8 @@ impl Loader {
             replacement,
             replacement_available_in: versions.replacement_available_in,
             notes,
+            emptied,
+            related,
             detectable,
             patterns,
             endpoints,
@@ -305,6 +380,57 @@ impl Loader {
             source: ctx.name.to_string(),
         })
     }
+}
+
+impl Loader {
+    /// An entry's `related` entries: each id spelled as an id, not the entry's own, named once,
+    /// with a relation in words (whether the id is an entry's is checked once all are loaded).
+    fn related(&mut self, ctx: &mut FileCtx, r: &RawEntry) -> Vec<Related> {
+        let mut out: Vec<Related> = Vec::new();
+        for rel in &r.related {
+            let relation = ctx.check.non_empty(&rel.relation, "relation");
+            let Some(id) = ctx.check.non_empty(&rel.id, "related id") else {
+                continue;
+            };
+            let problem = if !is_kebab_id(&id) {
+                Some(format!("invalid id `{id}` in `related`"))
+            } else if id == r.id.value {
+                Some(format!("`{id}` names itself in `related`"))
+            } else if out.iter().any(|x| x.id == id) {
+                Some(format!("`{id}` is named twice in `related`"))
+            } else {
+                None
+            };
+            if let Some(message) = problem {
+                let help = "name each other entry that meets this one on a use once, by its id";
+                ctx.check.err_at(&rel.id, message, Some(help.into()));
+                continue;
+            }
+            self.relations.push(Relation {
+                file: ctx.name.to_string(),
+                text: ctx.text.clone(),
+                offset: ctx.offset(rel.id.referenced),
+                len: rel.id.value.len().max(1),
+                from: r.id.value.trim().to_string(),
+                to: id.clone(),
+            });
+            if let Some(relation) = relation {
+                out.push(Related { id, relation });
+            }
+        }
+        out
+    }
+}
+
+/// An entry's `emptied`: how the item is emptied before its removal, and since when (a
+/// service version before the removal).
+fn emptied(ctx: &mut FileCtx, e: &RawEmptied) -> Option<Emptied> {
+    let how = ctx.check.non_empty(&e.how, "emptied.how");
+    let since = match &e.since {
+        Some(s) => Some(ctx.service_version(s, "emptied.since")?),
+        None => None,
+    };
+    Some(Emptied { since, how: how? })
 }
 
 /// The versions of an entry, their order, and the one its change needs.

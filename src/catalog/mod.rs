@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 pub use error::{DataError, DataErrors};
 pub use load::SCHEMA_VERSION;
-pub use model::{Change, Entry, FileKind, Pattern, Surface};
+pub use model::{Change, Emptied, Entry, FileKind, Pattern, Related, Surface};
 
 use crate::version::{Milestone, ServiceVersion};
 

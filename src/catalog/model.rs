@@ -254,6 +254,13 @@ pub struct Entry {
     pub replacement_available_in: Option<ServiceVersion>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+    /// The item is emptied before its removal (the platform still returns it, empty).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub emptied: Option<Emptied>,
+    /// Entries that meet this one on a use, and how they relate (declared on either entry,
+    /// held by both).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<Related>,
     pub detectable: bool,
     pub patterns: Vec<SourcedPattern>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -262,6 +269,31 @@ pub struct Entry {
     pub spec: Vec<String>,
     /// The data file the entry was loaded from.
     pub source: String,
+}
+
+/// An item emptied before its removal: since when, if the schedule says, and how.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Emptied {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<ServiceVersion>,
+    pub how: String,
+}
+
+impl std::fmt::Display for Emptied {
+    /// `from 17.0, the Runners API returns an empty string in its place`.
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self.since {
+            Some(v) => write!(f, "from {v}, {}", self.how),
+            None => f.write_str(&self.how),
+        }
+    }
+}
+
+/// Another entry that meets an entry on a use, and how the two relate.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Related {
+    pub id: String,
+    pub relation: String,
 }
 
 impl Entry {

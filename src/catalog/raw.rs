@@ -39,12 +39,33 @@ pub struct RawEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<S>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emptied: Option<RawEmptied>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<RawRelated>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detectable: Option<Spanned<bool>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub patterns: Vec<RawPattern>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub endpoints: Vec<RawEndpoint>,
     pub spec: Vec<S>,
+}
+
+/// The item is emptied before its removal: since when (if the schedule says) and how.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEmptied {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<S>,
+    pub how: S,
+}
+
+/// Another entry that meets this one on a use, and how the two relate.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawRelated {
+    pub id: S,
+    pub relation: S,
 }
 
 #[derive(Deserialize, Serialize)]

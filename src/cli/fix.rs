@@ -47,6 +47,17 @@ fn note(s: &str) {
     eprintln!("{s}");
 }
 
+/// Say which fixes of a file were left out, and why (the finding stays: the exit status is
+/// that of a finding without a fix).
+fn note_dropped(path: &str, fixed: &apply::Fixed) {
+    for d in &fixed.dropped {
+        note(&format!(
+            "uplint: {path}:{}:{}: fix not applied ({}): {}",
+            d.line, d.column, d.description, d.why
+        ));
+    }
+}
+
 /// `--diff`: print the diff of every file the fixes change; exit 1 when there is one.
 pub fn diff(
     scanner: &Scanner,
@@ -62,6 +73,7 @@ pub fn diff(
             continue;
         };
         let fixed = apply::fix_text(scanner, cat, &file, fixes);
+        note_dropped(path, &fixed);
         let bom = if file.bom { "\u{FEFF}" } else { "" };
         let d = udiff::unified(
             path,
@@ -110,6 +122,7 @@ pub fn fix(
             continue;
         };
         let fixed = apply::fix_text(scanner, cat, &file, fixes);
+        note_dropped(path, &fixed);
         if fixed.applied == 0 || fixed.text == file.text {
             continue;
         }

@@ -14,8 +14,9 @@ use super::{Applicability, Edit, Fix, attach};
 use crate::catalog::Catalog;
 use crate::scan::{FileError, Finding, Report, Scanner, classify};
 use crate::syntax::FileCtx;
-use crate::syntax::classify::Class;
+use crate::syntax::classify::{Class, FileKind};
 use crate::syntax::source::Source;
+use crate::syntax::structure::{self, Lang, Structure};
 use crate::version::ServiceVersion;
 
 /// How many times a file is re-scanned and fixed at most.
@@ -127,24 +128,56 @@ pub struct Fixed {
     pub text: String,
     /// How many fixes were applied.
     pub applied: usize,
+    /// The fixes left out because the file would parse worse with them.
+    pub dropped: Vec<Dropped>,
+}
+
+/// A fix left out because the file would parse worse with it: where, what, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dropped {
+    pub line: usize,
+    pub column: usize,
+    pub description: String,
+    pub why: String,
+}
+
+impl Dropped {
+    fn of(fix: &Fix, why: String) -> Dropped {
+        let (line, column) = fix.edits.first().map_or((0, 0), |e| (e.line, e.column));
+        Dropped {
+            line,
+            column,
+            description: fix.description.clone(),
+            why,
+        }
+    }
+
+    fn is(&self, fix: &Fix) -> bool {
+        let at = fix.edits.first().map(|e| (e.line, e.column));
+        at == Some((self.line, self.column)) && fix.description == self.description
+    }
 }
 
 /// Fix a file's text: re-scan, take the allowed fixes that do not overlap, apply them, until
-/// no fix applies or [`MAX_ROUNDS`]. A batch that makes the file fail to parse (more problems
-/// than before) is retried one fix at a time, and a fix that breaks it is left out.
+/// no fix applies or [`MAX_ROUNDS`]. Each time the edited text is parsed again (its GraphQL
+/// documents, its YAML, the structure of its code: see [`crate::syntax::structure`]); a batch
+/// that parses worse than the text before it is retried one fix at a time, and a fix that makes
+/// it worse is left out ([`Fixed::dropped`]).
 pub fn fix_text(scanner: &Scanner, cat: &Catalog, file: &FileText, settings: FixSettings) -> Fixed {
     let mut text = file.text.clone();
     let mut applied = 0;
+    let mut dropped: Vec<Dropped> = Vec::new();
     for _ in 0..MAX_ROUNDS {
-        let (fixes, problems) = fixes_of(scanner, cat, file, &text, settings);
+        let (mut fixes, before) = fixes_of(scanner, cat, file, &text, settings);
+        fixes.retain(|f| !dropped.iter().any(|d| d.is(f)));
         if fixes.is_empty() {
             break;
         }
         let all = apply_edits(&text, fixes.iter().flat_map(|f| &f.edits));
-        let (next, n) = if parses(file, &all, problems) {
+        let (next, n) = if parse(file, &all).worse_than(&before, &all).is_none() {
             (all, fixes.len())
         } else {
-            one_by_one(file, &text, &fixes, problems)
+            one_by_one(file, &text, &fixes, &mut dropped)
         };
         if n == 0 {
             break;
@@ -152,17 +185,22 @@ pub fn fix_text(scanner: &Scanner, cat: &Catalog, file: &FileText, settings: Fix
         text = next;
         applied += n;
     }
-    Fixed { text, applied }
+    dropped.sort_by_key(|d| (d.line, d.column));
+    Fixed {
+        text,
+        applied,
+        dropped,
+    }
 }
 
-/// The allowed fixes of a text that do not overlap (first come first), and its parse errors.
+/// The allowed fixes of a text that do not overlap (first come first), and how it parses.
 fn fixes_of(
     scanner: &Scanner,
     cat: &Catalog,
     file: &FileText,
     text: &str,
     settings: FixSettings,
-) -> (Vec<Fix>, usize) {
+) -> (Vec<Fix>, Parse) {
     let mut result = scanner.scan_class(&file.shown, file.class, text);
     let src = Source::new(&file.shown, text, file.class);
     attach(cat, &src, &mut result.findings, settings.range_start);
@@ -181,36 +219,73 @@ fn fixes_of(
             fixes.push(fix);
         }
     }
-    (fixes, parse_errors(file, text))
+    (fixes, parse(file, text))
 }
 
-/// Does the text parse at least as well as before (`problems`: its parse errors then)?
-fn parses(file: &FileText, text: &str, problems: usize) -> bool {
-    parse_errors(file, text) <= problems
+/// How a text parses: the errors of its GraphQL documents and, for YAML, of the YAML (parsed
+/// whether or not the scan would have looked at it); for code, its structure.
+struct Parse {
+    errors: usize,
+    code: Option<Structure>,
 }
 
-/// The parse errors of a text: of its GraphQL documents and, for YAML, of the YAML (parsed
-/// whether or not the scan would have looked at it).
-fn parse_errors(file: &FileText, text: &str) -> usize {
+impl Parse {
+    /// Why `self` (of `text`, edited) parses worse than `before`; `None` when it does not.
+    fn worse_than(&self, before: &Parse, text: &str) -> Option<String> {
+        if self.errors > before.errors {
+            return Some("the file would no longer parse".to_string());
+        }
+        let (Some(after), Some(before)) = (&self.code, &before.code) else {
+            return None;
+        };
+        after
+            .worse_than(before, text)
+            .map(|why| format!("the code would not hold together: {why}"))
+    }
+}
+
+fn parse(file: &FileText, text: &str) -> Parse {
     let src = Source::new(&file.shown, text, file.class);
     let ctx = FileCtx::new(&src);
-    let mut n = ctx.all_graphql_errors().len();
+    let mut errors = ctx.all_graphql_errors().len();
     if ctx.is_yaml() {
         ctx.yaml();
-        n += usize::from(ctx.yaml_error().is_some());
+        errors += usize::from(ctx.yaml_error().is_some());
     }
-    n
+    let code = (file.class.kind == FileKind::Code)
+        .then(|| Lang::of_path(&file.shown))
+        .flatten()
+        .map(|lang| structure::read(lang, text));
+    Parse { errors, code }
 }
 
-fn one_by_one(file: &FileText, text: &str, fixes: &[Fix], problems: usize) -> (String, usize) {
+/// Why the fix alone would make the file's text read worse (see [`fix_text`]); `None` when
+/// it would not: the check of a fix offered on its own (the language server's quick fixes).
+pub fn worsens(file: &FileText, fix: &Fix) -> Option<String> {
+    let edited = apply_edits(&file.text, &fix.edits);
+    parse(file, &edited).worse_than(&parse(file, &file.text), &edited)
+}
+
+/// Apply `fixes` to `text` one at a time, leaving out (into `dropped`) each that makes the text
+/// parse worse than `text` did.
+fn one_by_one(
+    file: &FileText,
+    text: &str,
+    fixes: &[Fix],
+    dropped: &mut Vec<Dropped>,
+) -> (String, usize) {
+    let before = parse(file, text);
     // Later fixes first, so that the offsets of the earlier ones stay valid.
     let mut out = text.to_string();
     let mut n = 0;
     for fix in fixes.iter().rev() {
         let next = apply_edits(&out, &fix.edits);
-        if parses(file, &next, problems) {
-            out = next;
-            n += 1;
+        match parse(file, &next).worse_than(&before, &next) {
+            None => {
+                out = next;
+                n += 1;
+            }
+            Some(why) => dropped.push(Dropped::of(fix, why)),
         }
     }
     (out, n)

@@ -71,7 +71,8 @@ pub fn edits_for(entry: &Entry, f: &Finding, src: &Source) -> Option<(Vec<Edit>,
 /// of the program? In code: a quoted key or string (`"filepath"`, `'filepath'`), a struct
 /// tag's name (`json:"filepath,omitempty"`), a response object's property (`link.filepath`,
 /// not in Go, whose fields are the program's own names), a JavaScript object key or
-/// TypeScript field of the resource's type, a Jsonnet object's key (`filepath:`). A parameter, a local variable or a
+/// TypeScript field of the resource's type, a Jsonnet object's key (`filepath:`, inside `{`:
+/// `filepath: string` in a parameter list is a parameter). A parameter, a local variable or a
 /// Go field name is left alone: renaming it at one place breaks the code. Files of other
 /// kinds (YAML keys, settings, variables) are the platform's own.
 fn in_platform_role(src: &Source, start: usize, end: usize) -> bool {
@@ -99,9 +100,27 @@ fn in_platform_role(src: &Source, start: usize, end: usize) -> bool {
                     | "libsonnet"
             );
             let rest = &src.text[end..];
-            keyed && (rest.starts_with(':') || rest.starts_with("?:") || rest.starts_with("+:"))
+            keyed
+                && (rest.starts_with(':') || rest.starts_with("?:") || rest.starts_with("+:"))
+                && enclosing_bracket(bytes, start) == Some(b'{')
         }
     }
+}
+
+/// The innermost bracket open at `at` (read back over at most 64 KB, brackets in strings and
+/// comments counted alike): an object's or type's `{`, or a parameter list's `(`, whose
+/// `name: Type` is a parameter of the program, not a key.
+fn enclosing_bracket(bytes: &[u8], at: usize) -> Option<u8> {
+    let mut depth = 0usize;
+    for &c in bytes[at.saturating_sub(1 << 16)..at].iter().rev() {
+        match c {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' if depth == 0 => return Some(c),
+            b'(' | b'[' | b'{' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// A Helm chart template (not a values file): its keys are not values paths.
@@ -145,6 +164,7 @@ mod tests {
             breaking: false,
             occurrence: 0,
             file: None,
+            related: Vec::new(),
         };
         edits_for(entry, &finding, &src).map(|(_, what, _)| what)
     }
@@ -161,6 +181,13 @@ mod tests {
         assert_eq!(
             edits(id, "links.py", py, "\n    filepath", "filepath"),
             None
+        );
+        // A TypeScript parameter with its type is no object key; the object's key is.
+        let ts = "function link(base: string, filepath: string) {\n  return { filepath: filepath };\n}\n";
+        assert_eq!(edits(id, "links.ts", ts, "base: ", "filepath"), None);
+        assert_eq!(
+            edits(id, "links.ts", ts, "{ ", "filepath"),
+            Some("rename `filepath` to `direct_asset_path`".to_string())
         );
         // The payload's key and the struct tag's name: renamed.
         let rename = Some("rename `filepath` to `direct_asset_path`".to_string());

@@ -17,7 +17,7 @@ use serde::Serialize;
 use super::check::Check;
 use super::raw::{RawPattern, RawValue};
 use super::{Hit, word_hits};
-use crate::syntax::{FileCtx, WordBytes, is_ident_byte};
+use crate::syntax::{FileCtx, FileKind, WordBytes, is_ident_byte};
 
 /// The field's name, common to every pattern kind.
 pub const FIELD: &str = "distinctive";
@@ -47,6 +47,13 @@ impl Distinctive {
     /// The form standing alone (no letter, digit, `_` or, for a form with a `-`, `-` next to
     /// it) outside comments.
     pub fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        // A GraphQL schema (a copy of the platform's, for a client's code generator) defines
+        // the platform's fields and types: no use of them.
+        if ctx.src.class.kind == FileKind::Graphql
+            && crate::syntax::graphql::is_schema(ctx.src.text)
+        {
+            return Vec::new();
+        }
         let bytes = if self.0.bytes().all(is_ident_byte) {
             WordBytes::Ident
         } else {

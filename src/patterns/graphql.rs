@@ -8,7 +8,9 @@ use serde::Serialize;
 use super::check::{Fields, is_ident};
 use super::{Hit, PatternKind};
 use crate::syntax::graphql::{Kind, Name};
-use crate::syntax::{FileCtx, FileKind, WordBytes, graphql_docs, graphql_types, word_offsets};
+use crate::syntax::{
+    FileCtx, FileKind, WordBytes, graphql_docs, graphql_tags, graphql_types, word_offsets,
+};
 
 /// What a GraphQL pattern names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -175,6 +177,9 @@ fn detect(
         doc.end >= start && finder.find(doc.text(text).as_bytes()).is_some()
     };
     let types_looked_at = matches!(element, GraphqlElement::Field | GraphqlElement::Argument);
+    if element == GraphqlElement::Field {
+        out.extend(struct_tag_hits(name, parents, ctx));
+    }
     if ctx.src.class.kind != FileKind::Graphql {
         // Made for another pattern already, the documents and type definitions tell at once
         // that there is nothing to report: none holds the name. (Each occurrence's line is
@@ -250,6 +255,29 @@ fn detect(
         out.extend(type_definition_hits(name, parents, ctx));
     }
     out
+}
+
+/// The field selected by a Go struct's `graphql:"…"` tag (a query written as structs), under
+/// one of the parents (the structs around it, or its fragment's or declared type), in a file
+/// that names the platform: other APIs' queries select fields of the same names.
+fn struct_tag_hits(name: &str, parents: &[String], ctx: &FileCtx) -> Vec<Hit> {
+    let text = ctx.src.text;
+    if !ctx.src.path.ends_with(".go") || !ctx.contains("graphql:\"") {
+        return Vec::new();
+    }
+    let hits: Vec<Hit> = graphql_tags::fields(text, name)
+        .into_iter()
+        .filter(|f| !ctx.src.in_comment(f.start))
+        .filter(|f| {
+            let path: Vec<Name> = f.path.iter().map(|p| Name::from(p.as_str())).collect();
+            parent_matches(parents, &path, f.type_condition)
+        })
+        .map(|f| Hit::new(f.start, f.start + name.len(), name))
+        .collect();
+    if hits.is_empty() || !graphql_types::names_gitlab(ctx.src.path, text) {
+        return Vec::new();
+    }
+    hits
 }
 
 /// The field declared by the type definitions of a generated GraphQL client, in a type that is

@@ -48,7 +48,13 @@ impl PatternKind for ResourceField {
     fn context_anchors(&self) -> Vec<String> {
         let mut v: Vec<String> = match self.resource {
             Resource::Runner => vec!["Runner".into(), "runner_type".into(), "is_shared".into()],
-            Resource::MergeRequest => vec!["MergeRequest".into(), "source_branch".into()],
+            Resource::MergeRequest => vec![
+                "MergeRequest".into(),
+                "source_branch".into(),
+                "merge_when_pipeline_succeeds".into(),
+                "diff_refs".into(),
+                "approvals_".into(),
+            ],
             Resource::MergeRequestApprovals => vec!["Approval".into(), "approvals_".into()],
         };
         v.extend(self.resource.path_segment().map(str::to_string));
@@ -79,7 +85,7 @@ impl PatternKind for ResourceField {
         }
         // A type definition counts in a file that mentions the platform; a recorded response's
         // own keys say enough.
-        let platform = !json && mentions_platform(text);
+        let platform = !json && (mentions_platform(text) || path_names_platform(ctx.src.path));
         let mut out = Vec::new();
         for at in ctx.word_offsets(&self.name, WordBytes::Ident) {
             let end = at + self.name.len();
@@ -125,6 +131,25 @@ const OTHER_PLATFORMS: [&str; 10] = [
     "Azure",
 ];
 
+/// Does the text name another platform as an object of its own, not only as the host of a
+/// repository's address: `https://github.com/owner/repo/pull/265` in a docstring and a Go
+/// module path (`"github.com/xanzy/go-gitlab"`) say where code lives, not whose API it reads;
+/// `api.github.com`, `github.NewClient`, `GitHub` still name it.
+fn names_other_platform(t: &str) -> bool {
+    OTHER_PLATFORMS.iter().any(|w| {
+        t.match_indices(w).any(|(i, _)| {
+            let after = &t[i + w.len()..];
+            let address = after.starts_with(".com/") || after.starts_with(".org/");
+            !address || t[..i].ends_with("api.")
+        })
+    })
+}
+
+/// Does the file's path name the platform (`gitlabMergeRequest.go`, `services/gitlab/mr.go`)?
+fn path_names_platform(path: &str) -> bool {
+    crate::syntax::graphql_types::names_gitlab(path, "")
+}
+
 /// How far around a field its evidence is looked for, in a file that names another platform.
 const REGION: usize = 1500;
 
@@ -147,10 +172,11 @@ impl ResourceField {
                     })
                 })
         };
-        let names_other = |t: &str| OTHER_PLATFORMS.iter().any(|w| t.contains(w));
+        let names_other = |t: &str| names_other_platform(t);
         // What the prefilter's pass knows first: the platform's names are its literals.
         let file_shows = PLATFORM.iter().any(|w| ctx.contains(w))
-            || path.is_some_and(|p| ctx.contains(p) && shows(text));
+            || path.is_some_and(|p| ctx.contains(p) && shows(text))
+            || path_names_platform(ctx.src.path);
         if !file_shows {
             return;
         }
@@ -219,10 +245,16 @@ impl ResourceField {
     }
 }
 
-/// `merge_status` as other code writes it: `MergeStatus`, `mergeStatus` (none for one word).
+/// `merge_status` as other code writes it: `MergeStatus`, `mergeStatus`; a word of its own as a
+/// Go or C# member (`Approvers`; its camel case is the name itself).
 fn cased_forms(name: &str) -> [Option<String>; 2] {
     if !name.contains('_') {
-        return [None, None];
+        let mut c = name.chars();
+        let pascal = c
+            .next()
+            .filter(char::is_ascii_lowercase)
+            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str());
+        return [pascal, None];
     }
     let pascal: String = name
         .split('_')
@@ -318,8 +350,18 @@ fn declared_name(line: &str) -> Option<&str> {
     let words: Vec<&str> = line.split_whitespace().collect();
     if let Some(i) = words
         .iter()
-        .position(|w| matches!(*w, "type" | "interface" | "class" | "struct" | "record"))
+        .position(|w| {
+            matches!(
+                w.trim_start_matches("[]"),
+                "type" | "interface" | "class" | "struct" | "record"
+            )
+        })
     {
+        // A Go struct nested in another is named by its field (`Runner struct {`,
+        // `Runners []struct {`, a literal's `Runner: struct {`).
+        if words[i].ends_with("struct") && words.get(i + 1) == Some(&"{") && i > 0 {
+            return ident(words[i - 1].trim_start_matches("[]"));
+        }
         return words.get(i + 1).and_then(|w| ident(w));
     }
     let (lhs, _) = line.split_once('=')?;
@@ -342,9 +384,12 @@ fn mentions_platform(text: &str) -> bool {
         .any(|w| memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some())
 }
 
-/// `json:"name"` or `json:"name,omitempty"` in a Go struct tag.
+/// `json:"name"` or `json:"name,omitempty"` in a Go struct tag, also written as an interpreted
+/// string (`"json:\"name\""`).
 fn go_tag(text: &str, at: usize, end: usize) -> bool {
-    text[..at].ends_with("json:\"") && matches!(text.as_bytes().get(end), Some(b'"' | b','))
+    let b = text.as_bytes();
+    (text[..at].ends_with("json:\"") && matches!(b.get(end), Some(b'"' | b',')))
+        || (text[..at].ends_with("json:\\\"") && matches!(b.get(end), Some(b'\\' | b',')))
 }
 
 /// A key of an object literal: `name: v` or `"name": v` after `{`, `,` or at the start of a line.

@@ -30,13 +30,18 @@ pub struct RestField {
     /// counts in a file that shows none of its endpoints.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub telling_values: Vec<String>,
+    /// Words of the names of other resources' types that hold a field of the same name
+    /// (`Evidence`: a release evidence's `filepath` is not a link's): a field in the body of a
+    /// type whose name has one of them is not this one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_in_types: Vec<String>,
 }
 
 impl PatternKind for RestField {
     const NAME: &'static str = "rest_field";
     const REQUIRED: &'static [&'static str] = &["name", "endpoints"];
     const OPTIONAL: &'static [&'static str] =
-        &["values", "replace_with", "replace_inverted", "telling_values"];
+        &["values", "replace_with", "replace_inverted", "telling_values", "not_in_types"];
     const MATCHES: &'static str = "a request or response field where its endpoint is used, or where it is compared with or given one of its `telling_values`";
 
     fn parse(f: &mut Fields) -> Option<Self> {
@@ -44,6 +49,9 @@ impl PatternKind for RestField {
         let replace_with = f.opt_non_empty("replace_with");
         let replace_inverted = f.opt_non_empty("replace_inverted");
         let telling_values = f.list("telling_values").and_then(|l| f.check.strings(&l, "value"));
+        let not_in_types = f
+            .list("not_in_types")
+            .and_then(|l| f.check.strings(&l, "type name word"));
         let name = f.text("name")?;
         let endpoints = f.list("endpoints")?;
         if endpoints.is_empty() {
@@ -70,6 +78,7 @@ impl PatternKind for RestField {
             replace_with: replace_with?,
             replace_inverted: replace_inverted?,
             telling_values: telling_values?,
+            not_in_types: not_in_types?,
         })
     }
 
@@ -131,8 +140,66 @@ fn field_position(text: &str, at: usize, end: usize) -> bool {
     let quoted = matches!(before, b'"' | b'\'' | b'`') && before == after && !value;
     let attribute = before == b'.' || (before == b':' && at > 1 && b[at - 2] != b':');
     let keyword = after == b'=' && b.get(end + 1) != Some(&b'=');
-    let key = after == b':' && b.get(end + 1) != Some(&b':');
-    quoted || attribute || keyword || key
+    // `name:`, and TypeScript's optional `name?:`.
+    let colon = if after == b'?' { end + 1 } else { end };
+    let key = b.get(colon) == Some(&b':') && b.get(colon + 1) != Some(&b':');
+    quoted || attribute || keyword || key || struct_tag(b, at, after)
+}
+
+/// The keys of Go struct tags that name a field of a request or response.
+const TAG_KEYS: [&str; 5] = ["json", "url", "form", "query", "mapstructure"];
+
+/// Is the word at `at` the name in a Go struct tag (`json:"merged_by"`,
+/// `url:"active,omitempty"`)? `after`: the byte after the word.
+fn struct_tag(b: &[u8], at: usize, after: u8) -> bool {
+    if at < 2 || b[at - 1] != b'"' || b[at - 2] != b':' || !matches!(after, b'"' | b',') {
+        return false;
+    }
+    let key_end = at - 2;
+    let key_start = b[..key_end]
+        .iter()
+        .rposition(|c| !c.is_ascii_lowercase())
+        .map_or(0, |i| i + 1);
+    let before_key = key_start.checked_sub(1).map(|i| b[i]);
+    TAG_KEYS.iter().any(|k| k.as_bytes() == &b[key_start..key_end])
+        && matches!(before_key, Some(b'`' | b' '))
+}
+
+/// Does a `json:"name"` tag follow on the line after `end` (a struct field tagged
+/// `url:"name" json:"name"`)?
+fn json_tag_follows(text: &str, end: usize, name: &str) -> bool {
+    let rest = &text.as_bytes()[end..];
+    let line = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+    let tag = format!("json:\"{name}");
+    memchr::memmem::find(line, tag.as_bytes()).is_some_and(|i| {
+        matches!(line.get(i + tag.len()), Some(b'"' | b','))
+    })
+}
+
+/// How far back the opening bracket around a key is looked for (a parameter list is short;
+/// a line of thousands of keys is not read back far for each).
+const OPENER_REACH: usize = 512;
+
+/// Is the key at `at` a parameter in a declaration's parameter list (`download(filepath:
+/// string)`, `def f(filepath: str)`): the nearest bracket open around it is a `(`? Not in Ruby,
+/// Kotlin, Swift or Scala, whose calls name their arguments so (`create(filepath: "x")`).
+fn parameter_annotation(path: &str, text: &str, at: usize) -> bool {
+    let named_arguments = [".rb", ".kt", ".kts", ".swift", ".scala", ".rake", ".gemspec"];
+    if named_arguments.iter().any(|e| path.ends_with(e)) {
+        return false;
+    }
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    for &c in b[at.saturating_sub(OPENER_REACH)..at].iter().rev() {
+        match c {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' if depth > 0 => depth -= 1,
+            b'(' => return true,
+            b'[' | b'{' => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Does `value` (as written in code) mean one of `values`? `null` also matches None and nil.
@@ -193,6 +260,22 @@ fn value_written(text: &str, end: usize, values: &[String]) -> bool {
     rest::value_after(text, end, true).is_some_and(|v| value_matches(&v, values))
 }
 
+/// Is the key at `at..end` the program's own (a parameter annotation) or another resource's (a
+/// field of a type [`RestField::not_in_types`] names)?
+fn key_of_program(field: &RestField, ctx: &FileCtx, at: usize, end: usize) -> bool {
+    let b = ctx.src.text.as_bytes();
+    let colon = if b.get(end) == Some(&b'?') { end + 1 } else { end };
+    let key = b.get(colon) == Some(&b':') && b.get(colon + 1) != Some(&b':');
+    let code = ctx.src.class.kind == FileKind::Code;
+    if key && code && parameter_annotation(ctx.src.path, ctx.src.text, at) {
+        return true;
+    }
+    !field.not_in_types.is_empty()
+        && ctx
+            .enclosing_type(at)
+            .is_some_and(|t| field.not_in_types.iter().any(|w| t.contains(w.as_str())))
+}
+
 fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
     let (name, values) = (&field.name, &field.values);
     let uses_endpoint = field
@@ -204,9 +287,14 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
     }
     let text = ctx.src.text;
     let mut out = Vec::new();
+    let mut last_tag: Option<usize> = None;
     for at in ctx.word_offsets(name, WordBytes::Ident) {
         let end = at + name.len();
         if ctx.src.in_comment(at) || !field_position(text, at, end) {
+            continue;
+        }
+        // A parameter of the program's own function, or a field of another resource's type.
+        if key_of_program(field, ctx, at, end) {
             continue;
         }
         // In a file that uses a client library, an attribute (`x.active`) or a keyword argument
@@ -232,6 +320,16 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
                 continue;
             }
         }
+        // One struct field, one finding: its `url:"…"` and `json:"…"` tags name it twice. The
+        // json tag's is the one the resource's type definition reports too.
+        let tag = struct_tag(b, at, b.get(end).copied().unwrap_or(b' '));
+        if tag && last_tag.is_some_and(|prev| !b[prev..at].contains(&b'\n')) {
+            continue;
+        }
+        if tag && !b[..at].ends_with(b"json:\"") && json_tag_follows(text, end, name) {
+            continue;
+        }
+        last_tag = tag.then_some(at);
         let shown = if values.is_empty() {
             name.to_string()
         } else {

@@ -107,7 +107,7 @@ impl PatternKind for RestParam {
 impl RestParam {
     /// python-gitlab's own code sends the parameter where a manager class declares it: a POST
     /// parameter of the manager's `_path` in its `_create_attrs`, a PUT parameter of
-    /// `_path/:id` in its `_update_attrs`.
+    /// `_path/:id` (or `_path`, for a manager of one object) in its `_update_attrs`.
     fn declared(&self, ctx: &FileCtx, out: &mut Vec<Hit>) {
         let attributes = match self.method {
             Method::Post => "_create_attrs",
@@ -123,10 +123,13 @@ impl RestParam {
         let endpoint = path_segments(&self.path);
         for d in declarations {
             let mut path = path_segments(d.path);
+            // An update is a PUT to `_path/:id`, or to `_path` itself for a manager of one
+            // object without an id (`/application/settings`).
+            let singleton = self.method == Method::Put && path == endpoint;
             if self.method == Method::Put {
                 path.push(":id");
             }
-            if d.attributes != attributes || path != endpoint {
+            if d.attributes != attributes || (path != endpoint && !singleton) {
                 continue;
             }
             for at in d.quoted(ctx, &self.name) {

@@ -114,6 +114,9 @@ pub struct Finding {
     /// The edits that apply the replacement, where the data defines them (see [`crate::fix`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<crate::fix::Fix>,
+    /// Entries found on the same line that the schedule relates to this one, and how.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<crate::catalog::Related>,
     /// The source line of the finding, without its line break; a long line is cut to an
     /// excerpt around the match, which starts at `excerpt_column` (1 for a whole line).
     #[serde(skip)]

@@ -230,6 +230,8 @@ impl<'s> Sink<'s> {
             .collect();
         let mut occurrences: HashMap<(usize, String), usize> = HashMap::new();
         let roles = Roles::of(src, &self.raw);
+        let first = result.findings.len();
+        let mut entries: Vec<&Entry> = Vec::new();
         let mut left_out = self.dropped;
         // (Detectors also stop at `patterns::MAX_WORD_HITS` places of one word: past the
         // limits the number of uses is not known, only that there are more.)
@@ -261,8 +263,10 @@ impl<'s> Sink<'s> {
             let mut finding = self.finding(src, entry, raw.hit, raw.verdict, *occurrence);
             finding.context = context;
             result.findings.push(finding);
+            entries.push(entry);
             *occurrence += 1;
         }
+        relate(&mut result.findings[first..], &entries);
         if left_out > 0 {
             result.errors.push(FileError {
                 path: src.path.to_string(),
@@ -315,6 +319,7 @@ impl<'s> Sink<'s> {
             breaking: entry.is_breaking(),
             occurrence,
             file: None,
+            related: Vec::new(),
         }
     }
 
@@ -365,6 +370,7 @@ impl<'s> Sink<'s> {
                 breaking: false,
                 occurrence: *occurrence,
                 file: None,
+                related: Vec::new(),
             });
             *occurrence += 1;
         }
@@ -457,13 +463,40 @@ fn message(entry: &Entry, status: Status) -> String {
         Some(m) => m.to_string(),
         None => "a later version".to_string(),
     };
-    match status {
+    let message = match status {
         Status::Removed => format!("{}: removed in {when}", entry.title),
         Status::BehaviourChange => format!("{}: behaviour changes in {when}", entry.title),
         Status::Deprecated if entry.change == Change::BehaviourChange => {
             format!("{}: behaviour will change in {when}", entry.title)
         }
         _ => format!("{}: deprecated, removed in {when}", entry.title),
+    };
+    // An item emptied before its removal says so where it is used, not only in `explain`.
+    match &entry.emptied {
+        Some(emptied) if status != Status::Removed => format!("{message}; {emptied}"),
+        _ => message,
+    }
+}
+
+/// Findings of two related entries on one line: each says how the other relates to it
+/// (`entries`: the entry of each finding).
+fn relate(findings: &mut [Finding], entries: &[&Entry]) {
+    if entries.iter().all(|e| e.related.is_empty()) {
+        return;
+    }
+    for i in 0..findings.len() {
+        for rel in &entries[i].related {
+            let line = findings[i].line;
+            let meets = findings.iter().any(|g| g.line == line && g.id == rel.id);
+            if meets && !findings[i].related.iter().any(|r| r.id == rel.id) {
+                let f = &mut findings[i];
+                f.message.push_str(&format!(
+                    " (with {} on this line: {})",
+                    rel.id, rel.relation
+                ));
+                f.related.push(rel.clone());
+            }
+        }
     }
 }
 

@@ -71,6 +71,7 @@ pub fn code_actions(
 ) -> Vec<CodeAction> {
     let comments = doc.kind.as_ref().map(|k| k.class.comments);
     let findings = doc.findings(engine).to_vec();
+    let file = file_text(doc);
     let text = &doc.text;
     let mut out = Vec::new();
     if wanted.wants(CodeActionKind::QUICKFIX.as_str()) {
@@ -83,7 +84,12 @@ pub fn code_actions(
             if !sent && !document::meets(&diag.range, &range) {
                 continue;
             }
-            if let Some(fix) = &f.fix {
+            // A fix that would make the file read worse is not offered (as `--fix` leaves it out).
+            if let Some(fix) = &f.fix
+                && file
+                    .as_ref()
+                    .is_none_or(|file| crate::fix::apply::worsens(file, fix).is_none())
+            {
                 out.push(fix_action(uri, text, f, fix, &diag));
             }
             if let Some(style) = comments
@@ -199,6 +205,19 @@ fn suppression(text: &Text, f: &Finding, style: CommentStyle) -> Option<TextEdit
     })
 }
 
+/// The document as a file to fix (its text without a byte order mark).
+fn file_text(doc: &Document) -> Option<crate::fix::apply::FileText> {
+    let kind = doc.kind.as_ref()?;
+    Some(crate::fix::apply::FileText {
+        shown: kind.shown.clone(),
+        path: kind.file.clone().unwrap_or_default(),
+        class: kind.class,
+        bytes: Vec::new(),
+        bom: doc.text.body_start > 0,
+        text: doc.text.body().to_string(),
+    })
+}
+
 /// Every safe fix of the document at once, as `uplint scan --fix` applies them (round after
 /// round, non-overlapping): one edit of the part of the text that changes.
 fn fix_all(engine: &Engine, doc: &mut Document) -> Option<TextEdit> {
@@ -209,16 +228,8 @@ fn fix_all(engine: &Engine, doc: &mut Document) -> Option<TextEdit> {
     }) {
         return None;
     }
-    let kind = doc.kind.as_ref()?;
+    let file = file_text(doc)?;
     let text = &doc.text;
-    let file = crate::fix::apply::FileText {
-        shown: kind.shown.clone(),
-        path: kind.file.clone().unwrap_or_default(),
-        class: kind.class,
-        bytes: Vec::new(),
-        bom: text.body_start > 0,
-        text: text.body().to_string(),
-    };
     let settings = crate::fix::apply::FixSettings {
         unsafe_fixes: false,
         range_start: engine.range_start,
@@ -305,6 +316,39 @@ mod tests {
         assert_eq!(common_suffix("éa", "èa"), 1);
         assert_eq!(common_prefix("abc", "abc"), 3);
         assert_eq!(common_suffix("", "x"), 0);
+    }
+
+    /// A quick fix that would break the document is not offered; the others are.
+    #[test]
+    fn a_fix_that_would_break_the_document_is_not_offered() {
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/reparse/breaking/entries.yml");
+        let (engine, _) = Engine::load(&[data], None).unwrap();
+        let path = "tests/fixtures/reparse/breaking/before/issues.py";
+        let text =
+            std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+                .unwrap();
+        let uri: Uri = "file:///w/issues.py".parse().unwrap();
+        let ci = crate::server::ci::CiContext::default();
+        let mut doc = Document::new(uri.as_str(), "python".into(), text, None, &ci);
+        let all = Range::new(Position::new(0, 0), Position::new(99, 0));
+        let titles: Vec<String> = code_actions(&engine, &uri, &mut doc, all, &Wanted(None, vec![]))
+            .into_iter()
+            .map(|a| a.title)
+            .collect();
+        assert!(
+            titles
+                .iter()
+                .any(|t| t.starts_with("Rename `due` to `due_date`")),
+            "{titles:?}"
+        );
+        assert!(!titles.iter().any(|t| t.contains("weight'")), "{titles:?}");
+        assert!(
+            titles
+                .iter()
+                .any(|t| t.contains("ignore[inhouse-issue-weight-total]")),
+            "the finding is still there: {titles:?}"
+        );
     }
 
     #[test]

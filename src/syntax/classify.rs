@@ -148,6 +148,9 @@ pub fn classify(path: &str) -> Option<Class> {
         name.into()
     };
     let dirs = Dirs::of(dirs);
+    if dirs.vendored {
+        return None;
+    }
     if let Some(rendered) = template_of(&lower)
         && let Some(c) = classify_name(rendered, dirs)
     {
@@ -170,14 +173,25 @@ struct Dirs {
     templates: bool,
     /// `prometheus`, `alerts`, `rules`, `grafana`, `dashboards` or `monitoring`.
     monitoring: bool,
+    /// Third-party code a package manager copied into the tree: `node_modules/`,
+    /// `bower_components/`, Go's `vendor/<module path>/` (`vendor/github.com/…`: a module path
+    /// starts with a host name, which has a dot) and Bundler's `vendor/bundle/`. Its uses are
+    /// the dependency's, changed by updating it, not by editing the tree: not read.
+    vendored: bool,
 }
 
 impl Dirs {
     /// Of the directory part of a path (`a/b`, without the file's name).
     fn of(dirs: &str) -> Dirs {
         let mut out = Dirs::default();
+        let mut after_vendor = false;
         for d in dirs.split('/') {
+            if after_vendor && (d.contains('.') || d == "bundle") {
+                out.vendored = true;
+            }
+            after_vendor = d == "vendor";
             match d {
+                "node_modules" | "bower_components" => out.vendored = true,
                 ".gitlab" => out.gitlab = true,
                 "security-policies" => out.security_policies = true,
                 "templates" => out.templates = true,
@@ -244,6 +258,25 @@ fn is_report(lower: &str, ext: &str) -> bool {
         || (ext == "xml" && lower.contains("junit"))
 }
 
+/// A `gitlab.rb` that defines a module, a class or a method is a Ruby library's source (a
+/// client named for the platform: `lib/danger/request_sources/gitlab.rb`), not Omnibus
+/// settings, which only assign. Cheap: only line starts are looked at.
+fn omnibus_or_code(class: Class, text: &str) -> Class {
+    let code = text.lines().any(|line| {
+        line.starts_with("module ")
+            || line.starts_with("class ")
+            || line.trim_start().starts_with("def ")
+    });
+    if code {
+        Class {
+            kind: FileKind::Code,
+            ..class
+        }
+    } else {
+        class
+    }
+}
+
 /// A text file of no other kind ([`FileKind::Other`]), unless its name says it holds nothing
 /// to look for ([`NOT_READ`], `*.min.js`-style minified files, `*-lock.*` lock files).
 fn other_class(lower: &str, ext: &str) -> Option<Class> {
@@ -266,6 +299,7 @@ fn other_class(lower: &str, ext: &str) -> Option<Class> {
 pub fn sniffed_kinds(kind: FileKind) -> KindSet {
     match kind {
         FileKind::Yaml => KindSet::of([FileKind::Yaml, FileKind::Helm]),
+        FileKind::Omnibus => KindSet::of([FileKind::Omnibus, FileKind::Code]),
         kind => KindSet::of([kind]),
     }
 }
@@ -273,8 +307,12 @@ pub fn sniffed_kinds(kind: FileKind) -> KindSet {
 /// What a YAML file whose name says nothing particular (`FileKind::Yaml`) is, by its content:
 /// gitlab-runner or GitLab chart values (a top-level `gitlabUrl:`, `runnerRegistrationToken:`,
 /// `runnerToken:` or `gitlab-runner:` key, or `global:` holding `appConfig:`), or a helm-unittest
-/// suite (`suite:` with `templates:`/`tests:`). Cheap: only line starts are looked at.
+/// suite (`suite:` with `templates:`/`tests:`). Cheap: only line starts are looked at. A
+/// `gitlab.rb` may be Ruby code ([`omnibus_or_code`]).
 pub fn sniff(class: Class, text: &str) -> Class {
+    if class.kind == FileKind::Omnibus {
+        return omnibus_or_code(class, text);
+    }
     if class.kind != FileKind::Yaml {
         return class;
     }
@@ -461,8 +499,9 @@ fn code_class(lower: &str, ext: &str) -> Option<Class> {
 
 /// Directories whose files are tests, test data or mocks, in every ecosystem: `tests/`, Java's
 /// and Kotlin's `src/test/`, RSpec's `spec/`, Jest's `__tests__/` and `__mocks__/`, Go's
-/// `testdata/`, `fixtures/`, VCR's `cassettes/`, end-to-end suites. Compared without case.
-const TEST_DIRS: [&str; 24] = [
+/// `testdata/`, `fixtures/`, VCR's `cassettes/`, end-to-end suites, Ansible's Molecule scenarios.
+/// Compared without case.
+const TEST_DIRS: [&str; 25] = [
     "test",
     "tests",
     "spec",
@@ -487,6 +526,7 @@ const TEST_DIRS: [&str; 24] = [
     "integration_tests",
     "integration-tests",
     "androidtest",
+    "molecule",
 ];
 
 /// The suffixes of test files' names, as written (case matters: `FooTest.java`, not
@@ -538,14 +578,27 @@ pub fn is_test_path(path: &str) -> bool {
     {
         return true;
     }
-    // `client.test.ts`, `api.spec.js`, `runner.cy.ts`.
+    // A module of fixtures or mocks beside the code its tests test (`fixtures.js`, `mocks.py`):
+    // named as the test directories are.
+    let stem = name.split('.').next().unwrap_or(name);
+    if name.contains('.')
+        && ["fixtures", "fixture", "mocks", "mock"]
+            .iter()
+            .any(|t| stem.eq_ignore_ascii_case(t))
+    {
+        return true;
+    }
+    // `client.test.ts`, `api.spec.js`, `runner.cy.ts`, `runner.fixture.ts`, `api.mock.js`.
     let mut parts = name.rsplit('.');
     let (Some(ext), Some(kind)) = (parts.next(), parts.next()) else {
         return false;
     };
     parts.next().is_some()
         && JS_EXTENSIONS.contains(&ext)
-        && matches!(kind, "test" | "spec" | "cy" | "e2e")
+        && matches!(
+            kind,
+            "test" | "spec" | "cy" | "e2e" | "fixture" | "fixtures" | "mock" | "mocks"
+        )
 }
 
 #[cfg(test)]

@@ -463,26 +463,33 @@ pub fn parse(text: &str) -> (Vec<Occurrence>, Option<ParseError>) {
 }
 
 /// Does the text start like a GraphQL type-system document (a schema), which holds no queries?
+/// Its first definition may have a description (`"""Directs the client…""" directive @client`).
 pub fn is_schema(text: &str) -> bool {
     let mut lex = Lexer { text, pos: 0 };
-    matches!(
-        lex.next(),
-        Ok((
-            Tok::Name(
-                "type"
-                    | "schema"
-                    | "input"
-                    | "enum"
-                    | "interface"
-                    | "union"
-                    | "scalar"
-                    | "directive"
-                    | "extend"
-            ),
-            _,
-            _
-        ))
-    ) || matches!(lex.next(), Ok((Tok::Str, _, _)))
+    let type_system = |tok: Result<(Tok, usize, usize), ParseError>| {
+        matches!(
+            tok,
+            Ok((
+                Tok::Name(
+                    "type"
+                        | "schema"
+                        | "input"
+                        | "enum"
+                        | "interface"
+                        | "union"
+                        | "scalar"
+                        | "directive"
+                        | "extend"
+                ),
+                _,
+                _
+            ))
+        )
+    };
+    match lex.next() {
+        Ok((Tok::Str, _, _)) => type_system(lex.next()),
+        first => type_system(first),
+    }
 }
 
 /// Does the text look like an executable GraphQL document (for strings embedded in code)?

@@ -10,12 +10,14 @@ pub mod embedded;
 mod file;
 pub mod graphql;
 pub mod graphql_docs;
+pub mod graphql_tags;
 pub mod graphql_types;
 pub mod rest;
 pub mod roles;
 pub mod sdk;
 pub mod sdk_declarations;
 pub mod source;
+pub mod structure;
 mod words;
 pub mod yaml;
 

@@ -244,7 +244,17 @@ impl Resource {
         let has = |k: &str| keys.contains(&k);
         match self {
             Resource::Runner => has("runner_type") || has("is_shared"),
-            Resource::MergeRequest => has("iid") && has("source_branch") && has("target_branch"),
+            // Its branches, or keys no other object of the platform has with an `iid`: a
+            // recorded update may leave the branches out (`merge_when_pipeline_succeeds`,
+            // `diff_refs`), and the approvals (`GET …/merge_requests/:iid/approvals`) are written
+            // as the merge request with its approval state.
+            Resource::MergeRequest => {
+                has("iid")
+                    && ((has("source_branch") && has("target_branch"))
+                        || has("merge_when_pipeline_succeeds")
+                        || has("diff_refs")
+                        || Resource::MergeRequestApprovals.keys_say(keys))
+            }
             Resource::MergeRequestApprovals => {
                 has("approvals_left") || (has("approvals_required") && has("approved_by"))
             }

@@ -228,8 +228,16 @@ impl<'a> Source<'a> {
         if style == CommentStyle::None {
             return false;
         }
-        if matches!(style, CommentStyle::Slash | CommentStyle::HashAndSlash) {
-            let blocks = self.blocks.get_or_init(|| block_comments(self.text, style));
+        let python = style == CommentStyle::Hash && self.path.ends_with(".py");
+        if python || matches!(style, CommentStyle::Slash | CommentStyle::HashAndSlash) {
+            // Python's docstrings are its prose, as `/* … */` blocks are the slash styles'.
+            let blocks = self.blocks.get_or_init(|| {
+                if python {
+                    docstrings(self.text)
+                } else {
+                    block_comments(self.text, style)
+                }
+            });
             let i = blocks.partition_point(|&(s, _)| s <= offset);
             if i > 0 && offset < blocks[i - 1].1 {
                 return true;
@@ -321,6 +329,67 @@ fn block_comments(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
         }
     });
     out
+}
+
+/// Byte ranges of Python docstrings: a triple-quoted string that starts a line and is a statement
+/// of its own, first in the module or right after a line that ends with `:` (a `def`'s or a
+/// `class`'s); a triple-quoted string handed on (`query = """…"""`, `f(\n"""…""")`) is not one.
+fn docstrings(text: &str) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let dq = memchr::memmem::Finder::new(b"\"\"\"");
+    let sq = memchr::memmem::Finder::new(b"'''");
+    // The next place of each triple quote at or after `i`, searched for again only once `i`
+    // has passed it (a file without one of them is not searched through for each of the other).
+    let next = |f: &memchr::memmem::Finder, from: usize| f.find(&b[from..]).map(|k| from + k);
+    let (mut nd, mut ns) = (next(&dq, 0), next(&sq, 0));
+    let mut out = Vec::new();
+    let mut i = 0;
+    // The start of the line of `i`, carried forward (a long line is not read back from each
+    // quote on it).
+    let mut line_start = 0;
+    loop {
+        if nd.is_some_and(|d| d < i) {
+            nd = next(&dq, i);
+        }
+        if ns.is_some_and(|s| s < i) {
+            ns = next(&sq, i);
+        }
+        let (start, finder) = match (nd, ns) {
+            (Some(d), Some(s)) if s < d => (s, &sq),
+            (Some(d), _) => (d, &dq),
+            (None, Some(s)) => (s, &sq),
+            (None, None) => break,
+        };
+        if let Some(k) = memchr::memrchr(b'\n', &b[i..start]) {
+            line_start = i + k + 1;
+        }
+        let close = finder
+            .find(&b[start + 3..])
+            .map_or(b.len(), |k| start + 3 + k + 3);
+        if opens_docstring(text, line_start, start) {
+            out.push((start, close));
+        }
+        if let Some(k) = memchr::memrchr(b'\n', &b[start..close]) {
+            line_start = start + k + 1;
+        }
+        i = close;
+    }
+    out
+}
+
+/// Is the triple quote at `start` (on the line that starts at `line_start`) the start of a
+/// statement that follows a block's header or nothing (see [`docstrings`])?
+fn opens_docstring(text: &str, line_start: usize, start: usize) -> bool {
+    let lead = text[line_start..start].trim_start();
+    if !(lead.is_empty() || (lead.len() == 1 && "rRuUbB".contains(lead))) {
+        return false;
+    }
+    let code_before = text[..line_start]
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'));
+    code_before.is_none_or(|l| l.ends_with(':'))
 }
 
 /// The bytes where [`comment_ranges`] stops outside quotes: quotes, and the bytes that start a
@@ -514,6 +583,25 @@ fn each_comment(
 mod tests {
     use super::*;
     use crate::catalog::FileKind;
+
+    #[test]
+    fn python_docstrings() {
+        let py = concat!(
+            "\"\"\"Module.\"\"\"\nimport x\n\n\ndef f():\n",
+            "    \"\"\"\n    GET /users\n    \"\"\"\n",
+            "    q = \"\"\"\n    query { a }\n    \"\"\"\n",
+            "    g(\n        '''b'''\n    )\n",
+        );
+        let d = docstrings(py);
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert_eq!(&py[d[0].0..d[0].1], "\"\"\"Module.\"\"\"");
+        assert!(py[d[1].0..d[1].1].contains("GET /users"));
+        // Linear on one long line of triple-quoted strings (none starts a line but the first).
+        let line = "\"\"\"a\"\"\" ".repeat(200_000);
+        let t = std::time::Instant::now();
+        assert_eq!(docstrings(&line).len(), 1);
+        assert!(t.elapsed().as_secs() < 10);
+    }
 
     /// The comment lexer before it skipped uninteresting bytes in a tight loop: the reference
     /// the fast one must agree with.

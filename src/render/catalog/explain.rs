@@ -36,6 +36,12 @@ pub fn render(e: &Entry) -> String {
     if let Some(n) = &e.notes {
         field("notes", n.clone());
     }
+    if let Some(emptied) = &e.emptied {
+        field("emptied", emptied.to_string());
+    }
+    for r in &e.related {
+        field("related", format!("{}: {}", r.id, r.relation));
+    }
     for ep in &e.endpoints {
         let params: Vec<String> = ep
             .params
