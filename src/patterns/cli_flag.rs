@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::check::{Fields, is_ident};
 use super::cli_command::{program, program_and_subcommand, runs_commands};
 use super::variable::VARIABLE_NAME;
-use super::{Hit, PatternKind, word_hits};
+use super::{Hit, PatternKind, with_values, word_hits};
 use crate::syntax::cmdline::{Command, DashWitness, dash_head};
 use crate::syntax::{FileCtx, FileKind, WordBytes, is_ident_byte};
 
@@ -23,6 +23,10 @@ pub struct CliFlag {
     /// argument of another language's argument list.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub context: Vec<String>,
+    /// Only these values of the flag (and of its environment variable) are the item
+    /// (`--shell cmd`, `RUNNER_SHELL='cmd'`); empty: any value.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<String>,
 }
 
 /// A long flag and its short form, compared a few bytes at a time: a command's line is checked
@@ -63,8 +67,8 @@ impl<'f> FlagHeads<'f> {
 impl PatternKind for CliFlag {
     const NAME: &'static str = "cli_flag";
     const REQUIRED: &'static [&'static str] = &["command", "flag"];
-    const OPTIONAL: &'static [&'static str] = &["short", "env", "context"];
-    const MATCHES: &'static str = "`command … --flag`, `--flag=value`, the short flag; in a file naming the program or a `context`, the environment variable and the flag as a quoted argument (`[\"register\", \"--locked=false\"]`)";
+    const OPTIONAL: &'static [&'static str] = &["short", "env", "context", "values"];
+    const MATCHES: &'static str = "`command … --flag`, `--flag=value`, the short flag; in a file naming the program or a `context`, the environment variable, the flag as a quoted argument (`[\"register\", \"--locked=false\"]`) and as a YAML list item (`- --tag-list docker`); with `values`, only those values (`--shell cmd`, `RUNNER_SHELL='cmd'`)";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let command = f.text("command")?;
@@ -91,12 +95,14 @@ impl PatternKind for CliFlag {
         };
         let context = f.list("context")?;
         let context = f.check.strings(&context, "context")?;
+        let values = f.values()?;
         Some(CliFlag {
             command,
             flag,
             short,
             env,
             context,
+            values,
         })
     }
 
@@ -134,7 +140,7 @@ impl PatternKind for CliFlag {
         if let Some(env) = &self.env {
             s.push_str(&format!(", environment variable {env}"));
         }
-        s
+        with_values(s, &self.values)
     }
 
     fn applies(&self, kind: FileKind) -> bool {
@@ -186,9 +192,10 @@ impl PatternKind for CliFlag {
                         next += 1;
                     }
                 }
-                // `--flag` or `--flag=value`.
+                // `--flag`, `--flag=value`, or a word that holds the flag and its value (a YAML
+                // list item `- --tag-list "a"` is one word).
                 let long = w.text.strip_prefix(flag).is_some_and(|rest| {
-                    rest.is_empty() || rest.starts_with('=')
+                    rest.is_empty() || rest.starts_with(['=', ' ', '\t'])
                 });
                 let short_hit = short.is_some_and(|s| {
                     w.text == s
@@ -204,18 +211,22 @@ impl PatternKind for CliFlag {
         }
         // What needs evidence that the file runs the program: its name or a context.
         if !(ctx.contains(program) || self.context.iter().any(|c| ctx.contains(c))) {
-            return out;
+            return self.with_value(out, text);
         }
         // The flag as a quoted argument of a list that holds the subcommand
         // (`["register", "--locked=false"]`, `exec.Command("gitlab-runner", "register", …)`,
         // HCL's `join(" ", ["--tag-list ${var.tags}", …])`, a shell array), in code and in shell
         // files; one the command's own words already found is not added again. (A YAML list is
         // a command's arguments, read with the program its `image:` names.)
-        let lists = matches!(ctx.src.class.kind, FileKind::Code | FileKind::Shell);
-        if written && lists && (sub.is_empty() || ctx.contains(sub)) {
+        // So is the flag as an item of a YAML block list (a Salt pillar's or an Ansible
+        // variable's list of register flags, `- --tag-list docker`, whose file need not name
+        // the subcommand), in any file that runs commands.
+        let quoted = matches!(ctx.src.class.kind, FileKind::Code | FileKind::Shell)
+            && (sub.is_empty() || ctx.contains(sub));
+        if written {
             let found: Vec<(usize, usize)> = out.iter().map(|h| (h.start, h.end)).collect();
-            let quoted = quoted_arguments(flag, ctx).into_iter();
-            out.extend(quoted.filter(|q| !found.iter().any(|&(s, e)| (s..=e).contains(&q.start))));
+            let args = list_arguments(flag, quoted, ctx).into_iter();
+            out.extend(args.filter(|q| !found.iter().any(|&(s, e)| (s..=e).contains(&q.start))));
         }
         // The environment variable the program reads for the flag. On a line where the flag is
         // written, it is the flag's value (`--registration-token "$REGISTRATION_TOKEN"`): one
@@ -223,6 +234,8 @@ impl PatternKind for CliFlag {
         // names and uses it (`REGISTRATION_TOKEN: ${REGISTRATION_TOKEN:?…}`) is one setting.
         if let Some(env) = &self.env {
             let mut env_hits = word_hits(env, ctx, WordBytes::Ident);
+            // `unset NAME` takes the variable away (the new flow's scripts do so): no use.
+            env_hits.retain(|h| !unset_at(text, h.start));
             env_hits.sort_by_key(|h| h.start);
             if !env_hits.is_empty() {
                 let flag_lines = line_numbers(text, out.iter().map(|h| h.start));
@@ -239,23 +252,95 @@ impl PatternKind for CliFlag {
                 );
             }
         }
-        out
+        self.with_value(out, text)
     }
 }
 
-/// `flag` as a whole quoted string, or with its value (`"--locked"`, `'--locked=false'`,
-/// `"--tag-list ${tags}"`, `` `--tag-list "${t}"` ``), outside comments; not a sentence that
-/// starts with it (`"--locked is gone"`).
-fn quoted_arguments(flag: &str, ctx: &FileCtx) -> Vec<Hit> {
+impl CliFlag {
+    /// With `values`, the hits whose value (written after them: `=cmd`, ` cmd`, `='cmd'`,
+    /// `: "cmd"`, `", "cmd"`) is one of them; else all.
+    fn with_value(&self, mut hits: Vec<Hit>, text: &[u8]) -> Vec<Hit> {
+        if !self.values.is_empty() {
+            hits.retain(|h| {
+                value_after(text, h.end)
+                    .is_some_and(|v| self.values.iter().any(|w| w.as_bytes().eq_ignore_ascii_case(v)))
+            });
+        }
+        hits
+    }
+}
+
+/// The value written after a flag or a variable's name ending at `end`: past blanks, quotes and
+/// one `=`, `:` or `,` on the same line, a word of letters, digits, `_`, `-` and `.`.
+fn value_after(text: &[u8], end: usize) -> Option<&[u8]> {
+    let mut i = end;
+    let mut signs = 0;
+    while let Some(&c) = text.get(i) {
+        match c {
+            b' ' | b'\t' | b'"' | b'\'' => {}
+            b'=' | b':' | b',' if signs == 0 => signs += 1,
+            _ => break,
+        }
+        i += 1;
+        if i - end > 8 {
+            return None;
+        }
+    }
+    let n = text[i..]
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+        .count();
+    (n > 0).then(|| &text[i..i + n])
+}
+
+/// Is the name at `at` an operand of `unset` (`unset RUNNER_TAG_LIST`, `unset -v A B`, `then
+/// unset A`), in a command that starts its line, a string, or follows `;`, `&&`, `||`, `(`?
+/// Only the names and options just before it are read, a short way back: each of many names on
+/// one line costs a few bytes, not the line.
+pub fn unset_at(text: &[u8], at: usize) -> bool {
+    const REACH: usize = 256;
+    let lo = at.saturating_sub(REACH);
+    let mut i = at;
+    while i > lo && (is_ident_byte(text[i - 1]) || matches!(text[i - 1], b' ' | b'\t' | b'-')) {
+        i -= 1;
+    }
+    let boundary = i == 0
+        || (i > lo
+            && matches!(text[i - 1], b'\n' | b';' | b'&' | b'|' | b'(' | b'{' | b'"' | b'\'' | b'`'));
+    if !boundary {
+        return false;
+    }
+    let mut run = text[i..at].trim_ascii_start();
+    for keyword in [&b"then"[..], b"do", b"else"] {
+        if let Some(rest) = run.strip_prefix(keyword).filter(|r| r.first() == Some(&b' ')) {
+            run = rest.trim_ascii_start();
+        }
+    }
+    run.strip_prefix(b"unset")
+        .is_some_and(|rest| matches!(rest.first(), Some(b' ' | b'\t')))
+}
+
+/// `flag` as an argument outside comments: with `quoted`, a whole quoted string or one with its
+/// value (`"--locked"`, `'--locked=false'`, `"--tag-list ${tags}"`, `` `--tag-list "${t}"` ``);
+/// and a YAML block list's item (`- --locked=false`, `- --tag-list docker`). Not a sentence that
+/// starts with it (`"--locked is gone"`, `- --locked is gone`).
+fn list_arguments(flag: &str, quoted: bool, ctx: &FileCtx) -> Vec<Hit> {
     let text = ctx.src.text.as_bytes();
     ctx.word_offsets(flag, WordBytes::Other(|c| is_ident_byte(c) || c == b'-'))
         .filter(|&at| {
             let quote = if at > 0 { text[at - 1] } else { 0 };
             let after = at + flag.len();
-            matches!(quote, b'"' | b'\'' | b'`')
-                && match text.get(after) {
+            if quoted && matches!(quote, b'"' | b'\'' | b'`') {
+                return match text.get(after) {
                     Some(&c) if c == quote || c == b'=' => true,
                     Some(b' ') => one_value(&text[after + 1..], quote),
+                    _ => false,
+                };
+            }
+            list_item_at(text, at)
+                && match text.get(after) {
+                    None | Some(b'\n' | b'\r' | b'=') => true,
+                    Some(b' ' | b'\t') => one_item_value(&text[after..]),
                     _ => false,
                 }
         })
@@ -275,6 +360,40 @@ fn one_value(rest: &[u8], quote: u8) -> bool {
             .position(|&c| c == quote || c.is_ascii_whitespace())
             .is_some_and(|i| i > 0 && rest[i] == quote),
         None => false,
+    }
+}
+
+/// Does a YAML block list's item start at `at` (only blanks and `- ` before it on its line)?
+/// Read back over those bytes only: a flag repeated on one long line is not walked back to the
+/// line's start each time.
+fn list_item_at(text: &[u8], at: usize) -> bool {
+    let spaces = text[..at].iter().rev().take_while(|&&c| c == b' ').count();
+    let dash = at - spaces;
+    if spaces == 0 || dash == 0 || text[dash - 1] != b'-' {
+        return false;
+    }
+    let indent = text[..dash - 1]
+        .iter()
+        .rev()
+        .take_while(|&&c| c == b' ' || c == b'\t')
+        .count();
+    let start = dash - 1 - indent;
+    start == 0 || text[start - 1] == b'\n'
+}
+
+/// Is `rest` (after the flag, up to the line's end or a ` #` comment) one value: a single word,
+/// or a quoted value or interpolation? A sentence has more words.
+fn one_item_value(rest: &[u8]) -> bool {
+    let end = rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len());
+    let line = &rest[..end];
+    let line = (1..line.len())
+        .find(|&i| line[i] == b'#' && line[i - 1].is_ascii_whitespace())
+        .map_or(line, |i| &line[..i]);
+    let v = line.trim_ascii();
+    match v.first() {
+        None => true,
+        Some(b'"' | b'\'' | b'$' | b'{') => true,
+        Some(_) => !v.iter().any(u8::is_ascii_whitespace),
     }
 }
 

@@ -65,6 +65,9 @@ impl Distinctive {
         if self.0.bytes().all(|c| !c.is_ascii_lowercase()) {
             let text = ctx.src.text.as_bytes();
             hits.retain(|h| text.get(h.end) != Some(&b'('));
+            // `unset NAME` takes the variable away (what the new flow does with the legacy
+            // registration variables): not a use of it.
+            hits.retain(|h| !super::cli_flag::unset_at(text, h.start));
         }
         hits
     }

@@ -235,7 +235,7 @@ impl<'a> Source<'a> {
                 if python {
                     docstrings(self.text)
                 } else {
-                    block_comments(self.text)
+                    block_comments(self.text, style)
                 }
             });
             let i = blocks.partition_point(|&(s, _)| s <= offset);
@@ -312,22 +312,22 @@ fn floor(text: &str, mut i: usize) -> usize {
     i
 }
 
-/// `/* … */` ranges, by substring search (a `/*` inside a string is taken for a comment: rare,
-/// and it only hides findings, never invents them).
-fn block_comments(text: &str) -> Vec<(usize, usize)> {
+/// `/* … */` ranges of a file in `style`, found by the comment lexer, which knows quotes and
+/// line comments: a `/*` inside a string (`"${aws_s3_bucket.b.arn}/*"`, `"src/*.js"`) or a line
+/// comment (`// see a/*`) opens no block, and the text after it is read. A file without `/*`
+/// is not lexed.
+fn block_comments(text: &str, style: CommentStyle) -> Vec<(usize, usize)> {
     let b = text.as_bytes();
     let mut out = Vec::new();
-    let mut i = 0;
-    while let Some(j) = memchr::memmem::find(&b[i..], b"/*") {
-        let start = i + j;
-        let end =
-            memchr::memmem::find(&b[start + 2..], b"*/").map_or(b.len(), |k| start + 2 + k + 2);
-        out.push((start, end));
-        i = end;
-        if i >= b.len() {
-            break;
-        }
+    if memchr::memmem::find(b, b"/*").is_none() {
+        return out;
     }
+    // Lexed from the file's start: a string's escaped line break carries it to the next line.
+    each_comment(text, style, text.len(), true, |s, e| {
+        if b[s..].starts_with(b"/*") {
+            out.push((s, e));
+        }
+    });
     out
 }
 
@@ -709,11 +709,22 @@ mod tests {
                 // An offset is in a comment when a comment of its line (lexed whole), or a
                 // block comment of the file, holds it.
                 let s = src(&text, style);
-                let blocks = if matches!(style, CommentStyle::Slash | CommentStyle::HashAndSlash) {
-                    block_comments(&text)
-                } else {
-                    Vec::new()
-                };
+                // The blocks: the comments of the whole file's lexing that open with `/*` (a
+                // `/*` in a string or a line comment opens none).
+                let blocks: Vec<(usize, usize)> =
+                    if matches!(style, CommentStyle::Slash | CommentStyle::HashAndSlash) {
+                        reference
+                            .iter()
+                            .copied()
+                            .filter(|&(a, _)| text[a..].starts_with("/*"))
+                            .collect()
+                    } else {
+                        Vec::new()
+                    };
+                proptest::prop_assert_eq!(
+                    if blocks.is_empty() { Vec::new() } else { block_comments(&text, style) },
+                    blocks.clone()
+                );
                 for offset in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
                     let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
                     let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
@@ -787,6 +798,28 @@ mod tests {
         assert!(s.in_comment(t.find("# yes").unwrap() + 3));
         assert!(!s.in_comment(t.find("#frag").unwrap()));
         assert!(s.in_comment(t.find("whole").unwrap()));
+    }
+
+    /// A `/*` inside a string or a line comment opens no block comment: the text after it is
+    /// read (an S3 ARN `"${b.arn}/*"` before a Terraform `user_data`, a glob `"src/*.js"`).
+    #[test]
+    fn slash_star_in_strings_and_line_comments_opens_no_block() {
+        let t = "r = [\"${aws_s3_bucket.b.arn}/*\"]\nuser_data = <<EOF\nexport RUNNER_TAG_LIST=a\nEOF\nx = 1 // b/*\ny = 'src/*.js'\nz = 2\n/* real\n c */ w\n";
+        for style in [CommentStyle::HashAndSlash, CommentStyle::Slash] {
+            let s = src(t, style);
+            assert!(
+                !s.in_comment(t.find("RUNNER_TAG_LIST").unwrap()),
+                "{style:?}"
+            );
+            assert!(!s.in_comment(t.find("x = 1").unwrap()), "{style:?}");
+            assert!(!s.in_comment(t.find("z = 2").unwrap()), "{style:?}");
+            assert!(s.in_comment(t.find(" c */").unwrap() + 1), "{style:?}");
+            assert!(!s.in_comment(t.find(" w").unwrap() + 1), "{style:?}");
+        }
+        // A `/*` in a `#` comment (Terraform, PHP) opens none either.
+        let t = "# see a/*\nexport REGISTRATION_TOKEN=x\n";
+        let s = src(t, CommentStyle::HashAndSlash);
+        assert!(!s.in_comment(t.find("REGISTRATION_TOKEN").unwrap()));
     }
 
     #[test]
