@@ -8,45 +8,13 @@
 
 use std::collections::BTreeSet;
 use std::path::Path;
-use std::process::Command;
 
-use serde_json::Value;
+mod common;
+use common::scan_files as scan;
 
 const TOKEN: &str = "runner-registration-token";
 const ARGS: &str = "runner-register-server-side-arguments";
 const CMD: &str = "runner-windows-cmd-shell";
-
-/// Scan `files` (path, text) in a fresh tree: the findings as (path, line, id).
-fn scan(files: &[(&str, &str)]) -> BTreeSet<(String, u64, String)> {
-    let dir = tempfile::tempdir().unwrap();
-    for (rel, text) in files {
-        let p = dir.path().join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    let out = Command::new(env!("CARGO_BIN_EXE_uplint"))
-        .args(["scan", "--format", "json", "--no-config"])
-        .args(["--target", "18.0", "--api", "v5", "."])
-        .current_dir(dir.path())
-        .env("NO_COLOR", "1")
-        .env_remove("CI_PROJECT_PATH")
-        .output()
-        .expect("the binary runs");
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["path"].as_str().unwrap().to_string(),
-                f["line"].as_u64().unwrap(),
-                f["id"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
-}
 
 /// The findings of one file, as (line, id).
 fn of(found: &BTreeSet<(String, u64, String)>, path: &str) -> BTreeSet<(u64, String)> {

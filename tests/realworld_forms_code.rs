@@ -14,6 +14,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
+mod common;
+
 fn tree() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/realworld-forms-code")
 }
@@ -29,18 +31,7 @@ fn findings() -> BTreeSet<(String, u64, String)> {
         .expect("the binary runs");
     let v: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
     assert_eq!(v["errors"].as_array().map(Vec::len), Some(0), "{v}");
-    v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["path"].as_str().unwrap().to_string(),
-                f["line"].as_u64().unwrap(),
-                f["id"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
+    common::finding_keys(&v).into_iter().collect()
 }
 
 fn set(items: &[(&str, u64, &str)]) -> BTreeSet<(String, u64, String)> {

@@ -9,16 +9,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
-/// A tree of `(path, text)` files in a temporary directory.
-fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for (path, text) in files {
-        let full = dir.path().join(path);
-        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-        std::fs::write(full, text).unwrap();
-    }
-    dir
-}
+mod common;
+use common::write_tree as tree;
 
 /// (path, line, id) of each finding of `uplint scan` of the tree, in order.
 fn scan(dir: &Path, extra: &[&str]) -> Vec<(String, u64, String)> {
@@ -42,18 +34,7 @@ fn scan(dir: &Path, extra: &[&str]) -> Vec<(String, u64, String)> {
         .output()
         .expect("the binary runs");
     let v: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
-    v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| {
-            (
-                f["path"].as_str().unwrap().to_string(),
-                f["line"].as_u64().unwrap(),
-                f["id"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
+    common::finding_keys(&v)
 }
 
 fn lines_of(found: &[(String, u64, String)], path: &str, id: &str) -> Vec<u64> {
