@@ -3,13 +3,16 @@
 //! diagnostics are those of `uplint scan` on the same files; what a client may send wrong is
 //! answered or ignored, never a crash.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::Duration;
 
 use serde_json::{Value, json};
+
+mod common;
+use common::{file_uri, finding_span, read_lsp_frame};
 
 /// Generous: a debug build on a shared machine.
 const WAIT: Duration = Duration::from_secs(60);
@@ -22,26 +25,6 @@ struct Client {
     /// Notifications received while waiting for something else.
     pending: Vec<Value>,
     root: String,
-}
-
-fn read_frame(r: &mut impl BufRead) -> Option<Value> {
-    let mut len = None;
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Content-Length: ") {
-            len = v.parse().ok();
-        }
-    }
-    let mut body = vec![0; len?];
-    r.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
 }
 
 impl Client {
@@ -57,7 +40,7 @@ impl Client {
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             let mut r = BufReader::new(stdout);
-            while let Some(v) = read_frame(&mut r) {
+            while let Some(v) = read_lsp_frame(&mut r) {
                 if tx.send(v).is_err() {
                     break;
                 }
@@ -69,7 +52,7 @@ impl Client {
             rx,
             next_id: 0,
             pending: Vec::new(),
-            root: uri(root),
+            root: file_uri(root),
         }
     }
 
@@ -169,10 +152,6 @@ fn is_diagnostics_of(v: &Value, uri: &str) -> bool {
     v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == uri
 }
 
-fn uri(p: &Path) -> String {
-    format!("file://{}", p.display())
-}
-
 const CI: &str = "build:\n  script:\n    - echo \"é → $CI_JOB_JWT_V2\"\n";
 const GRAPHQL: &str =
     "query w($p: ID!) {\n  group(fullPath: $p) {\n    issues {\n      totalWeight\n    }\n  }\n}\n";
@@ -191,8 +170,8 @@ fn a_session_diagnostics_code_actions_hover_change_save_shutdown() {
     let mut c = Client::start(dir.path());
     let init = c.initialize();
     insta::assert_json_snapshot!("initialize", init);
-    let ci = uri(&dir.path().join(".gitlab-ci.yml"));
-    let gql = uri(&dir.path().join("weight.graphql"));
+    let ci = file_uri(&dir.path().join(".gitlab-ci.yml"));
+    let gql = file_uri(&dir.path().join("weight.graphql"));
     c.open(&ci, "yaml", CI);
     c.open(&gql, "graphql", GRAPHQL);
     let ci_diags = c.diagnostics(&ci);
@@ -297,15 +276,7 @@ fn scanned(dir: &Path, file: &str) -> Vec<(String, u64, u64, u64)> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|f| {
-            let n = |k: &str| f[k].as_u64().unwrap();
-            (
-                f["id"].as_str().unwrap().to_string(),
-                n("line"),
-                n("column"),
-                n("end_column"),
-            )
-        })
+        .map(finding_span)
         .collect()
 }
 
@@ -328,7 +299,7 @@ fn diagnostics_are_the_findings_of_a_scan_of_the_same_file() {
         let dest = dir.path().join(f);
         std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
         std::fs::write(&dest, &text).unwrap();
-        let u = uri(&dest);
+        let u = file_uri(&dest);
         c.open(&u, "", &text);
         let diags = c.diagnostics(&u);
         let lines: Vec<&str> = text.lines().collect();
@@ -378,21 +349,21 @@ fn the_configuration_is_read_again_when_it_is_saved() {
     let dir = workspace();
     let mut c = Client::start(dir.path());
     c.initialize();
-    let gql = uri(&dir.path().join("weight.graphql"));
+    let gql = file_uri(&dir.path().join("weight.graphql"));
     c.open(&gql, "graphql", GRAPHQL);
     assert_eq!(c.diagnostics(&gql).as_array().unwrap().len(), 1);
     let config = dir.path().join(".uplint.yml");
     std::fs::write(&config, "ignore: [graphql-total-weight]\n").unwrap();
     c.notify(
         "textDocument/didSave",
-        json!({"textDocument": {"uri": uri(&config)}}),
+        json!({"textDocument": {"uri": file_uri(&config)}}),
     );
     assert_eq!(c.diagnostics(&gql), json!([]));
     // A broken file: said, and the defaults apply.
     std::fs::write(&config, "target: [\n").unwrap();
     c.notify(
         "workspace/didChangeWatchedFiles",
-        json!({"changes": [{"uri": uri(&config), "type": 2}]}),
+        json!({"changes": [{"uri": file_uri(&config), "type": 2}]}),
     );
     assert_eq!(c.diagnostics(&gql).as_array().unwrap().len(), 1);
     let said = c
@@ -462,7 +433,7 @@ fn what_a_client_sends_wrong_is_answered_or_ignored() {
     let h = c.request("textDocument/hover", json!({"textDocument": {"uri": "file:///nowhere"}, "position": {"line": 0, "character": 0}}));
     assert_eq!(h["result"], Value::Null);
     // Binary-looking and partial content.
-    let ci = uri(&dir.path().join(".gitlab-ci.yml"));
+    let ci = file_uri(&dir.path().join(".gitlab-ci.yml"));
     c.open(
         &ci,
         "yaml",

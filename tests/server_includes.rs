@@ -4,13 +4,16 @@
 //! come from a template of another file). The server's diagnostics of each file are compared
 //! with the findings `uplint scan` gives it in a scan of the workspace.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
 use serde_json::{Value, json};
+
+mod common;
+use common::{file_uri, finding_span, read_lsp_frame};
 
 /// Generous: a debug build on a shared machine.
 const WAIT: Duration = Duration::from_secs(60);
@@ -28,30 +31,6 @@ struct Client {
     pending: Vec<Value>,
 }
 
-fn read_frame(r: &mut impl BufRead) -> Option<Value> {
-    let mut len = None;
-    loop {
-        let mut line = String::new();
-        if r.read_line(&mut line).ok()? == 0 {
-            return None;
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            break;
-        }
-        if let Some(v) = line.strip_prefix("Content-Length: ") {
-            len = v.parse().ok();
-        }
-    }
-    let mut body = vec![0; len?];
-    r.read_exact(&mut body).ok()?;
-    serde_json::from_slice(&body).ok()
-}
-
-fn uri(p: &Path) -> String {
-    format!("file://{}", p.display())
-}
-
 impl Client {
     /// Start the server and initialize it with the workspace `root`.
     fn start(root: &Path) -> Client {
@@ -66,7 +45,7 @@ impl Client {
         let (tx, rx) = channel();
         std::thread::spawn(move || {
             let mut r = BufReader::new(stdout);
-            while let Some(v) = read_frame(&mut r) {
+            while let Some(v) = read_lsp_frame(&mut r) {
                 if tx.send(v).is_err() {
                     break;
                 }
@@ -81,7 +60,7 @@ impl Client {
         };
         c.request(
             "initialize",
-            json!({"processId": null, "rootUri": uri(root), "capabilities": {}}),
+            json!({"processId": null, "rootUri": file_uri(root), "capabilities": {}}),
         );
         c.notify("initialized", json!({}));
         c
@@ -117,13 +96,13 @@ impl Client {
         let text = std::fs::read_to_string(path).unwrap();
         self.notify(
             "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri(path), "languageId": "yaml", "version": 1, "text": text}}),
+            json!({"textDocument": {"uri": file_uri(path), "languageId": "yaml", "version": 1, "text": text}}),
         );
     }
 
     /// The next diagnostics published for the file, as (id, line, column, end column).
     fn diagnostics(&mut self, path: &Path) -> Vec<Found> {
-        let u = uri(path);
+        let u = file_uri(path);
         let is_of = |v: &Value| {
             v["method"] == "textDocument/publishDiagnostics" && v["params"]["uri"] == u.as_str()
         };
@@ -180,11 +159,7 @@ fn scanned(dir: &Path, file: &str) -> Vec<Found> {
         .unwrap()
         .iter()
         .filter(|f| f["path"] == file)
-        .map(|f| {
-            let n = |k: &str| f[k].as_u64().unwrap();
-            let id = f["id"].as_str().unwrap().to_string();
-            (id, n("line"), n("column"), n("end_column"))
-        })
+        .map(finding_span)
         .collect();
     found.sort();
     found
@@ -261,7 +236,7 @@ fn saving_the_root_ci_file_reads_the_project_again() {
     std::fs::write(&ci, ROOT_CI).unwrap();
     c.notify(
         "textDocument/didSave",
-        json!({"textDocument": {"uri": uri(&ci)}, "text": ROOT_CI}),
+        json!({"textDocument": {"uri": file_uri(&ci)}, "text": ROOT_CI}),
     );
     let after = c.diagnostics(&deploy);
     assert_eq!(after, scanned(root, "ci/deploy.yml"));
@@ -283,7 +258,7 @@ fn edits_not_yet_saved_are_judged_with_the_rest_of_the_project() {
     let change = |c: &mut Client, path: &Path, text: &str| {
         c.notify(
             "textDocument/didChange",
-            json!({"textDocument": {"uri": uri(path), "version": 2}, "contentChanges": [{"text": text}]}),
+            json!({"textDocument": {"uri": file_uri(path), "version": 2}, "contentChanges": [{"text": text}]}),
         );
     };
 

@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeSet;
+use std::io::BufRead;
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
@@ -65,4 +67,38 @@ pub fn errors(v: &Value) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// A finding's (id, line, column, end column), as an editor's diagnostic is compared with it.
+pub fn finding_span(f: &Value) -> (String, u64, u64, u64) {
+    let n = |k: &str| f[k].as_u64().unwrap();
+    let id = f["id"].as_str().unwrap().to_string();
+    (id, n("line"), n("column"), n("end_column"))
+}
+
+/// One message of the Language Server Protocol's framing (`Content-Length: N`, a blank line,
+/// N bytes of JSON); None at the end of the stream or on a frame that is not JSON.
+pub fn read_lsp_frame(r: &mut impl BufRead) -> Option<Value> {
+    let mut len = None;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length: ") {
+            len = v.parse().ok();
+        }
+    }
+    let mut body = vec![0; len?];
+    r.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+/// The `file://` URI of a path.
+pub fn file_uri(p: &Path) -> String {
+    format!("file://{}", p.display())
 }
