@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Draw tests/realworld/sampled-code2.yaml (issue 35, second code sample).
+
+Like scripts/sample_code.py (same file kinds, same written forms plus the release-link,
+lint and runner-argument forms below), but only over the repositories named in a list
+file, in its order (the seeded draw of the manifest header), seeded per repository with
+random.Random(f"352:{repo}"), at most PER_REPO files each. Prints one line per drawn
+file: repo, commit, path, the forms it holds, the repository's number of hits.
+With --copy CACHE, writes each drawn file's text to CACHE/<owner>/<repo>/<path>.
+"""
+import argparse
+import random
+import re
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import sample_code as base  # noqa: E402
+
+EXTRA = [r"tag_list", r"run_untagged", r"maximum_timeout", r"assets/links", r"ci/lint",
+         r"CI_JOB_JWT", r"changes_count"]
+FORM_RE = re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join(base.FORMS + EXTRA) + r")(?![A-Za-z0-9_])")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("mirrors", type=Path)
+    ap.add_argument("repos", type=Path, help="file of owner/name lines, in drawn order")
+    ap.add_argument("--per-repo", type=int, default=3)
+    ap.add_argument("--copy", type=Path)
+    args = ap.parse_args()
+    for repo in [l.strip() for l in args.repos.read_text().splitlines() if l.strip()]:
+        clone = args.mirrors / repo.replace("/", "+", 1) / "repo"
+        if (clone / ".git").is_dir():
+            clone = clone / ".git"
+        commit = base.git(clone, "rev-parse", "HEAD").strip()
+        if not commit:
+            print(f"{repo}\t-\tno snapshot")
+            continue
+        paths = [p for p in base.git(clone, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+                 if base.drawable(p)]
+        hits = []
+        for path in sorted(paths):
+            text = base.git(clone, "show", f"HEAD:{path}")
+            if len(text) > 400_000:
+                continue
+            forms = sorted(set(FORM_RE.findall(text)))
+            if forms:
+                hits.append((path, forms))
+        drawn = random.Random(f"352:{repo}").sample(hits, min(args.per_repo, len(hits)))
+        if not drawn:
+            print(f"{repo}\t{commit}\t-\tno hit\t0")
+        for path, forms in sorted(drawn):
+            print(f"{repo}\t{commit}\t{path}\t{' '.join(forms[:8])}\t{len(hits)}")
+            if args.copy:
+                out = args.copy / repo / path
+                out.parent.mkdir(parents=True, exist_ok=True)
+                out.write_text(base.git(clone, "show", f"HEAD:{path}"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
