@@ -102,9 +102,12 @@ impl PatternKind for ResourceField {
                 // included (a webhook payload's `runner: { active: boolean; … }` is no runner's
                 // REST field).
                 let in_type = ctx.enclosing_type(at);
-                (platform
-                    && (go_tag(text, at, end) || ts_member(text, at, end))
-                    && in_type.is_some_and(|t| self.resource.names_type(t)))
+                // The platform is named in the file, or the type's own members are the
+                // resource's (`iid`, `source_branch`, `target_branch`: a type generated from a
+                // response, in a file that names nothing).
+                ((go_tag(text, at, end) || ts_member(text, at, end))
+                    && in_type.is_some_and(|t| self.resource.names_type(t))
+                    && (platform || self.json_object_is_resource(ctx, at)))
                     // A recorded response written as an object literal in code (a mock).
                     || (in_type.is_none()
                         && literal_key(text, at, end)
@@ -205,8 +208,12 @@ impl ResourceField {
         if !file_shows {
             return;
         }
-        // Asked only where a field is in its role (most files have none).
-        let other = std::cell::LazyCell::new(|| names_other(text));
+        // Asked only where a field is in its role (most files have none). A file whose path
+        // names the platform and no other (`gitlab_api/gitlab_input_models.py`) is the
+        // platform's, whatever its prose compares it with ("the GitLab counterpart to GitHub
+        // Dependabot").
+        let own_path = path_names_platform(ctx.src.path) && !names_other(ctx.src.path);
+        let other = std::cell::LazyCell::new(|| !own_path && names_other(text));
         let [pascal, camel] = cased_forms(&self.name);
         let getter = pascal.as_ref().map(|p| format!("get{p}"));
         let forms = [Some(self.name.clone()), pascal, camel, getter];
@@ -243,7 +250,11 @@ impl ResourceField {
     fn in_role(&self, text: &str, at: usize, end: usize, snake: bool) -> bool {
         let b = text.as_bytes();
         if snake
-            && (go_tag(text, at, end) || ts_member(text, at, end) || literal_key(text, at, end))
+            && (go_tag(text, at, end)
+                || ts_member(text, at, end)
+                || literal_key(text, at, end)
+                || serialized_name(text, at, end))
+            || java_member(text, at, end)
         {
             return owner_name(text, at).is_some_and(|o| self.resource.names_type(o));
         }
@@ -261,14 +272,77 @@ impl ResourceField {
                 .find(|c| lead.ends_with(*c) && after.starts_with([')', ',']))
                 .map(|c| at - 1 - c.len())
                 .or_else(|| (lead.ends_with('[') && after.starts_with(']')).then(|| at - 2))
+                .or_else(|| attribute_by_name(text, at - 1))
         } else if snake && b[at - 1] == b':' && text[..at - 1].ends_with('[') {
             Some(at - 2)
         } else {
             None
         };
-        dot.and_then(|d| receiver_name(text, d))
-            .is_some_and(|r| self.resource.names_variable(r) && !member_of_event(text, r))
+        let Some(r) = dot.and_then(|d| receiver_name(text, d)) else {
+            return false;
+        };
+        if member_of_event(text, r) {
+            return false;
+        }
+        // A dict of the API read inside the resource's own model
+        // (`class MergeRequestInfo:` … `def from_dict(cls, data):` … `data.get("merge_status")`).
+        self.resource.names_variable(r)
+            || (snake
+                && quoted
+                && !event_words(r)
+                && enclosing_class(text, at).is_some_and(|c| self.resource.names_type(c)))
     }
+}
+
+/// Does a variable's name say it holds an event's or webhook's object (`event`, `hook`,
+/// `payload`, `object_attributes`, `attrs`)?
+fn event_words(r: &str) -> bool {
+    let r = r.to_ascii_lowercase();
+    ["event", "hook", "payload", "attr"].iter().any(|w| r.contains(w))
+}
+
+/// The class whose body holds `at` (Python, Ruby, PHP, Java: a less-indented line that starts
+/// with `class`), climbing through the methods between them.
+fn enclosing_class(text: &str, at: usize) -> Option<&str> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let b = text.as_bytes();
+    let from = at.saturating_sub(OWNER_LOOK_BACK);
+    let mut end = from + memchr::memrchr(b'\n', &b[from..at])?;
+    let mut own = indent(&text[end + 1..at]);
+    for _ in 0..OWNER_LINES {
+        let start = line_start_within(b, end, OWNER_LOOK_BACK);
+        if start > 0 && b[start - 1] != b'\n' {
+            return None;
+        }
+        let line = &text[start..end];
+        if !line.trim().is_empty() && indent(line) < own {
+            let t = line.trim_start();
+            let t = t.strip_prefix("export ").unwrap_or(t);
+            if t.starts_with("class ") {
+                return declared_name(t);
+            }
+            own = indent(line);
+            if own == 0 {
+                return None;
+            }
+        }
+        if start == 0 {
+            return None;
+        }
+        end = start - 1;
+    }
+    None
+}
+
+/// Python's attribute read by name, `getattr(mr, "merge_status", None)`,
+/// `hasattr(approval, 'approvers')`: the end of the receiver's name, for a quote at `quote`.
+fn attribute_by_name(text: &str, quote: usize) -> Option<usize> {
+    let lead = text[..quote].trim_end();
+    let comma = lead.strip_suffix(',')?;
+    let recv_end = comma.trim_end().len();
+    let name = receiver_name(text, recv_end)?;
+    let before = text[..recv_end - name.len()].trim_end();
+    (before.ends_with("getattr(") || before.ends_with("hasattr(")).then_some(recv_end)
 }
 
 /// `merge_status` as other code writes it: `MergeStatus`, `mergeStatus`; a word of its own as a
@@ -334,6 +408,12 @@ const LEAD_REACH: usize = 256;
 /// How far back on its line a field's owner is looked for (and on each line above).
 const OWNER_LOOK_BACK: usize = 512;
 
+/// How many lines above a field its owner is looked for: a pydantic model whose fields take
+/// several lines each (`x: T | None = Field(`, its default, its description, `)`) holds its
+/// later fields far below its `class` line (`MergeRequest` of Knuckles-Team/gitlab-api has
+/// `merged_by` 143 lines down).
+const OWNER_LINES: usize = 400;
+
 /// The name of the declaration whose body holds `at`, read from indentation: the nearest line
 /// above that is indented less (`type gitlabMR struct {`, `export const GitLabMergeRequest =
 /// z.object({`, `class MergeRequest(BaseModel):`, `interface MR {`).
@@ -345,7 +425,11 @@ fn owner_name(text: &str, at: usize) -> Option<&str> {
     let from = at.saturating_sub(OWNER_LOOK_BACK);
     let mut end = from + memchr::memrchr(b'\n', &b[from..at])?;
     let own = indent(&text[end + 1..at]);
-    for _ in 0..80 {
+    // A key at the start of its line has no owner to read from indentation.
+    if own == 0 {
+        return None;
+    }
+    for _ in 0..OWNER_LINES {
         let start = line_start_within(b, end, OWNER_LOOK_BACK);
         if start > 0 && b[start - 1] != b'\n' {
             // A line above longer than the bound: no owner is read from a part of it.
@@ -427,6 +511,46 @@ fn literal_key(text: &str, at: usize, end: usize) -> bool {
     let lead = text[line_start..key_start].trim_end();
     let rest = &text[key_end..];
     (lead.is_empty() || lead.ends_with(['{', ','])) && rest.starts_with(':') && !rest.starts_with("::")
+}
+
+/// A field of a Java or C# class: `private Boolean active;`, `public String mergeStatus =
+/// null;`, `protected List<User> approvers;` (a modifier, a type, the name, then `;` or `=`).
+fn java_member(text: &str, at: usize, end: usize) -> bool {
+    let line_start = line_start_within(text.as_bytes(), at, LEAD_REACH);
+    let mut words = text[line_start..at].split_whitespace();
+    let modifier = words
+        .next()
+        .is_some_and(|w| matches!(w, "private" | "public" | "protected" | "internal"));
+    // The type (with its generics, `List<Map<String, User>>` as one or more words) and maybe
+    // `final`/`static`/`readonly` before it.
+    let typed = words.all(|w| {
+        w.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'<' | b'>' | b',' | b'[' | b']' | b'?' | b'.'))
+    });
+    let rest = text[end..].trim_start();
+    modifier && typed && (rest.starts_with(';') || (rest.starts_with('=') && !rest.starts_with("==")))
+}
+
+/// The API's name of a field in a serialization annotation of Java, Kotlin or C#:
+/// `@JsonProperty("merge_status")`, `@SerializedName("merged_by")`, `@Json(name = "x")`,
+/// `[JsonPropertyName("x")]`, `[JsonProperty("x")]`, `@field:JsonProperty("x")`.
+fn serialized_name(text: &str, at: usize, end: usize) -> bool {
+    let b = text.as_bytes();
+    if !(matches!(b[at - 1], b'"') && b.get(end) == Some(&b'"')) {
+        return false;
+    }
+    let lead = text[line_start_within(b, at, LEAD_REACH)..at - 1].trim_end();
+    let lead = lead.strip_suffix("name =").unwrap_or(lead).trim_end();
+    [
+        "JsonProperty(",
+        "SerializedName(",
+        "Json(",
+        "JsonPropertyName(",
+        "JsonAlias(",
+    ]
+    .iter()
+    .any(|a| lead.ends_with(a))
+        && lead.trim_start().starts_with(['@', '['])
 }
 
 /// `name: T;`, `name?: T`, `readonly name: T` as a member line of a TypeScript interface.

@@ -685,6 +685,8 @@ fn method_forms() -> &'static [(Method, Vec<String>)] {
                 let name = m.as_str().to_ascii_lowercase();
                 let forms = [
                     format!(".{name}("),
+                    // PHP (and Perl) method calls: `$this->httpClient->get('geo_nodes')`.
+                    format!("->{name}("),
                     format!(".{name}async("),
                     format!("_{name}("),
                     format!("requesthelper.{name}<"),
@@ -932,6 +934,24 @@ pub fn calls<'a>(
     // (`projects/%d/merge_requests/%d/changes`), is the platform's API whoever is handed it
     // in a call that shows its method (`api.get(…)`, `requests.get(urljoin(base, …))`).
     let specific = distinctive(template) && fixed_segments(template).nth(1).is_some();
+    // A relative path of one distinctive segment (`'geo_nodes'`, `"geo_nodes/{$id}"`) counts
+    // in a call that shows its method in a file that names the platform (an API client of its
+    // own: `$this->httpClient->get('geo_nodes')`).
+    let lone_form = distinctive(template) && !specific && code_like;
+    // Asked only for a relative path in a call that shows its method.
+    let names_platform = std::cell::LazyCell::new(|| {
+        crate::syntax::graphql_types::names_gitlab(ctx.src.path, "")
+            || ["gitlab", "GitLab", "Gitlab", "GITLAB"]
+                .iter()
+                .any(|w| ctx.contains(w))
+    });
+    // A project's endpoint written below the project's own path, for a helper that puts it
+    // there (`c.projectPath(fmt.Sprintf("/merge_requests/%d/changes", iid))`): the template
+    // without `/projects/:id`, where what is left is specific on its own.
+    let scoped = code_like
+        .then(|| template.strip_prefix("/projects/:id"))
+        .flatten()
+        .filter(|t| distinctive(t) && fixed_segments(t).nth(1).is_some());
     // `relative`: a path without `/` written for a client's request builder (`"geo_nodes"`,
     // `fmt.Sprintf("projects/%s/…")` handed to `NewRequest`): it counts only when the statement
     // hands it to one, and the builder shows the API.
@@ -941,7 +961,11 @@ pub fn calls<'a>(
     let mut push =
         |win: &'a str, ws: usize, start: usize, end: usize, url: &Url, relative: bool| -> bool {
             // Cheapest checks first: the path, then overlap, then comments.
-            if url.pattern || url.relative || !path_matches(template, url.path, prefix) {
+            if url.pattern
+                || url.relative
+                || !(path_matches(template, url.path, prefix)
+                    || scoped.is_some_and(|t| path_matches(t, url.path, prefix)))
+            {
                 return false;
             }
             // A path handed to a client's request builder (`gl.http_post("/runners", …)`) shows
@@ -963,7 +987,8 @@ pub fn calls<'a>(
             let (stmt, method) = statement(win, start, kind, hcl);
             // A path with a leading `/` counts only when the call that takes it is the builder.
             let handed = if relative {
-                hands_to_request_builder(stmt) || (specific && method.is_some())
+                hands_to_request_builder(stmt)
+                    || (method.is_some() && (specific || (lone_form && *names_platform)))
             } else {
                 shows_api
                     || call_span(win, start)
@@ -985,7 +1010,8 @@ pub fn calls<'a>(
     // A client library's relative path whose only fixed segment is the first: `"runners"`,
     // `'geo_nodes/status'`.
     // A call's path holds every fixed segment of the template, as written in the file.
-    if !fixed_segments(template).all(|s| ctx.contains(s)) {
+    let written = |t: &str| fixed_segments(t).all(|s| ctx.contains(s));
+    if !written(template) && !scoped.is_some_and(written) {
         return Vec::new();
     }
     if single {
