@@ -392,3 +392,55 @@ fn typescript_interface_of_the_resources_shape() {
     );
     assert_silent(&all, "src/model/own.ts");
 }
+
+const PHP_MOCK: &str = r#"<?php
+
+namespace Acme\GitLab\Tests\Api;
+
+final class MergeRequestsTest extends TestCase
+{
+    public function testChanges(): void
+    {
+        $api = $this->getApiMock();
+        $api->expects($this->once())
+            ->method('get')
+            ->with('projects/7/merge_requests/3/changes')
+            ->willReturn(['id' => 3]);
+        $this->assertSame(['id' => 3], $api->changes(7, 3));
+    }
+
+    public function testUnrelated(): void
+    {
+        $log->method('get');
+        $cache->remember('projects/7/merge_requests/3/changes');
+    }
+}
+"#;
+
+/// A fluent chain's method on a line of its own above the path (a PHPUnit mock's
+/// `->method('get')` then `->with('projects/…/changes')`); a path in another statement than
+/// the method's stays silent.
+#[test]
+fn fluent_chain_method_above_the_path() {
+    let dir = common::write_tree(&[("tests/Api/MergeRequestsTest.php", PHP_MOCK)]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_uplint"))
+        .args([
+            "scan",
+            "--format",
+            "json",
+            "--no-config",
+            "--tests",
+            "include",
+        ])
+        .args(["--target", "18.0", "--api", "v5", "."])
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    let lines: Vec<(u64, String)> = common::finding_keys(&v)
+        .into_iter()
+        .map(|(_, l, i)| (l, i))
+        .collect();
+    assert_eq!(lines, [(12, "mr-changes-endpoint".to_string())], "{v}");
+}

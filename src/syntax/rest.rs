@@ -575,7 +575,8 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
             let chain = text[at..limit].find(';').map(|i| &text[line_start..at + i]);
             let method = method_in(near)
                 .or_else(|| method_in(stmt))
-                .or_else(|| chain.and_then(method_in));
+                .or_else(|| chain.and_then(method_in))
+                .or_else(|| chain_before(text, line_start).and_then(method_in));
             (chain.filter(|_| span.is_none()).unwrap_or(stmt), method)
         }
         FileKind::Yaml | FileKind::Helm | FileKind::Ci | FileKind::Shell
@@ -589,6 +590,41 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
         }
         _ => (near, method_in(near)),
     }
+}
+
+/// How many lines of a fluent chain before a path's line are read for its method.
+const CHAIN_LINES: usize = 4;
+
+/// The lines before `line_start` of a fluent chain that the path's line goes on
+/// (`->method('get')` above `->with('projects/1/merge_requests/2/changes')` in a PHPUnit mock,
+/// `.get()` above `.uri("…")` in a builder): while a line starts with `->` or `.`, the line
+/// before is part of the same statement.
+fn chain_before(text: &str, line_start: usize) -> Option<&str> {
+    let b = text.as_bytes();
+    let continues = |l: &str| {
+        let t = l.trim_start();
+        t.starts_with("->") || (t.starts_with('.') && !t.starts_with(".."))
+    };
+    let line_end = memchr::memchr(b'\n', &b[line_start..]).map_or(b.len(), |i| line_start + i);
+    if !continues(&text[line_start..line_end]) {
+        return None;
+    }
+    let mut start = line_start;
+    for _ in 0..CHAIN_LINES {
+        if start == 0 {
+            break;
+        }
+        let prev = line_start_of(b, start - 1);
+        start = prev;
+        if !continues(&text[prev..]) {
+            break;
+        }
+    }
+    (start < line_start).then(|| &text[start..line_start])
+}
+
+fn line_start_of(b: &[u8], at: usize) -> usize {
+    memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1)
 }
 
 /// A shell variable assigned the URL (`url=https://…/api/v4/runners`) and used by the next
