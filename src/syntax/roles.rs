@@ -144,15 +144,19 @@ const DECORATED: &[&str] = &[
 /// Sinatra's, Grape's and Rails routes' verbs: `post '/api/v4/runners' do`.
 const RUBY_VERBS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
 
-/// The mocks and routes of a code file's text, in order of their start.
-pub fn regions(text: &str) -> Vec<Region> {
+/// The mocks and routes of a code file's text that start on or before the line of offset
+/// `upto` (no other region can hold an offset up to it), in order of their start.
+pub fn regions(text: &str, upto: usize) -> Vec<Region> {
     let bytes = text.as_bytes();
+    // Markers and lines are read up to the end of `upto`'s line; a call they open is followed
+    // to its end wherever that is.
+    let head = (line_end(bytes, upto.min(bytes.len())) + 1).min(bytes.len());
     let mut out = Vec::new();
-    markers(bytes, &CALL_MARKERS, CALLS, &mut out);
+    markers(bytes, head, &CALL_MARKERS, CALLS, &mut out);
     if memchr::memmem::find(bytes, b"msw").is_some() {
-        markers(bytes, &MSW_MARKERS, MSW_CALLS, &mut out);
+        markers(bytes, head, &MSW_MARKERS, MSW_CALLS, &mut out);
     }
-    lines(text, &mut out);
+    lines(text, head, &mut out);
     out.sort_by_key(|r| (r.start, r.end, r.role.test, r.role.route));
     out
 }
@@ -161,9 +165,15 @@ pub fn regions(text: &str) -> Vec<Region> {
 /// in order). Each search starts one byte after the last match's start, so that overlapping
 /// markers are all seen (`mux.HandleFunc(` is also `.HandleFunc(`; `fetchMock.onGet(` holds
 /// `.onGet(`); no marker is a prefix of another.
-fn markers(bytes: &[u8], searcher: &Searcher, calls: &[(&str, Role)], out: &mut Vec<Region>) {
+fn markers(
+    bytes: &[u8],
+    upto: usize,
+    searcher: &Searcher,
+    calls: &[(&str, Role)],
+    out: &mut Vec<Region>,
+) {
     let mut from = 0;
-    while let Some(m) = searcher.find_in(bytes, Span::from(from..bytes.len())) {
+    while let Some(m) = searcher.find_in(&bytes[..upto], Span::from(from..upto)) {
         from = m.start() + 1;
         let (marker, role) = calls[m.pattern().as_usize()];
         call(bytes, m.start(), marker.as_bytes(), role, out);
@@ -222,11 +232,12 @@ fn call(bytes: &[u8], at: usize, m: &[u8], role: Role, out: &mut Vec<Region>) {
 }
 
 /// Decorator lines that define a route, and Ruby's route lines.
-fn lines(text: &str, out: &mut Vec<Region>) {
+fn lines(text: &str, upto: usize, out: &mut Vec<Region>) {
     let bytes = text.as_bytes();
+    let head = &bytes[..upto];
     let mut start = 0;
-    let ends = memchr::memchr_iter(b'\n', bytes).map(|i| i + 1);
-    for end in ends.chain((!bytes.is_empty() && !bytes.ends_with(b"\n")).then_some(bytes.len())) {
+    let ends = memchr::memchr_iter(b'\n', head).map(|i| i + 1);
+    for end in ends.chain((!head.is_empty() && !head.ends_with(b"\n")).then_some(head.len())) {
         let line_start = start;
         start = end;
         // Only a decorator's or a Ruby verb's line can define a route: most lines end at their
@@ -347,7 +358,7 @@ mod tests {
     fn role(text: &str, after: &str, needle: &str) -> Option<Role> {
         let from = text.find(after).unwrap();
         let at = from + text[from..].find(needle).unwrap();
-        role_at(&regions(text), at)
+        role_at(&regions(text, at), at)
     }
 
     #[test]
@@ -456,9 +467,18 @@ mod tests {
                 "@app.route(", "@PostMapping(", "post '/x' do", "get \"/y\", to: 'a#b'",
                 "(", ")", "'", "\"", "`", "\n", " ", "\t", "\r", "\u{a0}", ".", "x", "user",
             ]), 0..40),
+            percent in 0usize..=100,
         ) {
             let text = parts.concat();
-            proptest::prop_assert_eq!(regions(&text), regions_marker_by_marker(&text), "{:?}", text);
+            let all = regions_marker_by_marker(&text);
+            proptest::prop_assert_eq!(&regions(&text, text.len()), &all, "{:?}", text);
+            // Up to an offset, the roles of the offsets before it are those of all regions.
+            let cut = text.len() * percent / 100;
+            let upto = (0..=cut).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            let some = regions(&text, upto);
+            for at in 0..=upto {
+                proptest::prop_assert_eq!(role_at(&some, at), role_at(&all, at), "{:?} {}", text, upto);
+            }
         }
     }
 
