@@ -5,7 +5,19 @@
 //! updater's GitLab platform module and a runner manager's registration client.
 
 mod common;
-use common::scan_files;
+
+/// The findings of `uplint scan` of the files, as (path, line, id), in order.
+fn scan(files: &[(&str, &str)]) -> Vec<(String, u64, String)> {
+    common::scan_files(files).into_iter().collect()
+}
+
+/// Owned (path, line, id) triples, for comparing with [`scan`].
+fn keys(items: &[(&str, u64, &str)]) -> Vec<(String, u64, String)> {
+    items
+        .iter()
+        .map(|&(p, l, id)| (p.into(), l, id.into()))
+        .collect()
+}
 
 const PLATFORM_MODULE: &str = r#"import { GitlabHttp } from '../../util/http/gitlab';
 
@@ -41,17 +53,12 @@ export async function isMergeable(repository: string, index: number): Promise<bo
 
 #[test]
 fn a_relative_path_in_a_generic_call_shows_the_response_type() {
-    let found = scan_files(&[
-        ("lib/platform/gitlab/index.ts", PLATFORM_MODULE),
-        ("lib/platform/gitea/index.ts", OTHER_FORGE),
-    ]);
-    let ids: Vec<_> = found
-        .iter()
-        .map(|(p, l, id)| (p.as_str(), *l, id.as_str()))
-        .collect();
     assert_eq!(
-        ids,
-        [("lib/platform/gitlab/index.ts", 7, "mr-merge-status")],
+        scan(&[
+            ("lib/platform/gitlab/index.ts", PLATFORM_MODULE),
+            ("lib/platform/gitea/index.ts", OTHER_FORGE),
+        ]),
+        keys(&[("lib/platform/gitlab/index.ts", 7, "mr-merge-status")]),
         "the response type's merge_status of the single merge request's GET, and nothing in \
          the other forge's module"
     );
@@ -104,21 +111,16 @@ func list(ctx context.Context, c *http.Client, base string) (*http.Response, err
 
 #[test]
 fn go_requests_with_a_context_are_requests() {
-    let found = scan_files(&[
-        ("runner/gitlab.go", GO_REGISTRATION),
-        ("fleet/list.go", GO_OTHER_RUNNERS),
-    ]);
-    let ids: Vec<_> = found
-        .iter()
-        .map(|(p, l, id)| (p.as_str(), *l, id.as_str()))
-        .collect();
     assert_eq!(
-        ids,
-        [
+        scan(&[
+            ("runner/gitlab.go", GO_REGISTRATION),
+            ("fleet/list.go", GO_OTHER_RUNNERS),
+        ]),
+        keys(&[
             ("runner/gitlab.go", 18, "runners-api-registration-token"),
             ("runner/gitlab.go", 20, "runners-api-registration-token"),
             ("runner/gitlab.go", 21, "runners-api-registration-token"),
-        ],
+        ]),
         "POST /runners through http.NewRequestWithContext in a GitLab client, with the form \
          built before it; nothing in a file that does not name the platform"
     );
@@ -146,18 +148,13 @@ def register(token, tags):
 
 #[test]
 fn a_body_built_before_the_request_is_sent_with_it() {
-    let found = scan_files(&[("tools/register.py", PY_REGISTRATION)]);
-    let ids: Vec<_> = found
-        .iter()
-        .map(|(p, l, id)| (p.as_str(), *l, id.as_str()))
-        .collect();
     assert_eq!(
-        ids,
-        [
+        scan(&[("tools/register.py", PY_REGISTRATION)]),
+        keys(&[
             ("tools/register.py", 9, "runners-api-registration-token"),
             ("tools/register.py", 11, "runners-api-registration-token"),
             ("tools/register.py", 16, "runners-api-registration-token"),
-        ],
+        ]),
         "the payload's keys, not those of a dict the request is not given"
     );
 }
