@@ -90,6 +90,9 @@ struct Url<'t> {
     /// where the path is: `path` is not the endpoint's path (a relative path is read from its
     /// string literal, in code).
     relative: bool,
+    /// The word starts with its path's `/` (`"/merge_requests/%d/changes"`): nothing is written
+    /// before it, not even a broken interpolation's end.
+    bare: bool,
 }
 
 fn is_url_byte(c: u8) -> bool {
@@ -148,7 +151,9 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
         }
     };
     let pattern = end > start && b[end - 1] == b'/' && matches!(b.get(end), Some(b'(' | b'['));
+    let bare = word.starts_with('/');
     Url {
+        bare,
         start,
         end,
         path,
@@ -1048,7 +1053,7 @@ pub fn calls<'a>(
             if url.pattern
                 || url.relative
                 || !(path_matches(template, url.path, prefix)
-                    || scoped.is_some_and(|t| path_matches(t, url.path, prefix)))
+                    || (url.bare && scoped.is_some_and(|t| path_matches(t, url.path, prefix))))
             {
                 return false;
             }
