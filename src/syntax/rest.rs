@@ -1023,24 +1023,9 @@ pub fn calls<'a>(
     // (`projects/%d/merge_requests/%d/changes`), is the platform's API whoever is handed it
     // in a call that shows its method (`api.get(…)`, `requests.get(urljoin(base, …))`).
     let specific = distinctive(template) && fixed_segments(template).nth(1).is_some();
-    // A relative path of one distinctive segment (`'geo_nodes'`, `"geo_nodes/{$id}"`) counts
-    // in a call that shows its method in a file that names the platform (an API client of its
-    // own: `$this->httpClient->get('geo_nodes')`).
     let lone_form = distinctive(template) && !specific && code_like;
-    // Asked only for a relative path in a call that shows its method.
-    let names_platform = std::cell::LazyCell::new(|| {
-        crate::syntax::graphql_types::names_gitlab(ctx.src.path, "")
-            || ["gitlab", "GitLab", "Gitlab", "GITLAB"]
-                .iter()
-                .any(|w| ctx.contains(w))
-    });
-    // A project's endpoint written below the project's own path, for a helper that puts it
-    // there (`c.projectPath(fmt.Sprintf("/merge_requests/%d/changes", iid))`): the template
-    // without `/projects/:id`, where what is left is specific on its own.
-    let scoped = code_like
-        .then(|| template.strip_prefix("/projects/:id"))
-        .flatten()
-        .filter(|t| distinctive(t) && fixed_segments(t).nth(1).is_some());
+    let names_platform = std::cell::LazyCell::new(|| file_names_platform(ctx));
+    let scoped = code_like.then(|| below_project(template)).flatten();
     // `relative`: a path without `/` written for a client's request builder (`"geo_nodes"`,
     // `fmt.Sprintf("projects/%s/…")` handed to `NewRequest`): it counts only when the statement
     // hands it to one, and the builder shows the API.
@@ -1164,6 +1149,26 @@ pub fn calls<'a>(
     }
     out.sort_by_key(|c| c.start);
     out
+}
+
+/// Does the file name the platform (its path or its text)? A relative path of one
+/// distinctive segment (`'geo_nodes'`, `"geo_nodes/{$id}"`) counts in a call that shows its
+/// method in such a file (an API client of its own: `$this->httpClient->get('geo_nodes')`).
+/// Asked only for a relative path in a call that shows its method.
+fn file_names_platform(ctx: &FileCtx<'_, '_>) -> bool {
+    crate::syntax::graphql_types::names_gitlab(ctx.src.path, "")
+        || ["gitlab", "GitLab", "Gitlab", "GITLAB"]
+            .iter()
+            .any(|w| ctx.contains(w))
+}
+
+/// A project's endpoint as written below the project's own path, for a helper that puts it
+/// there (`c.projectPath(fmt.Sprintf("/merge_requests/%d/changes", iid))`): the template
+/// without `/projects/:id`, where what is left is specific on its own.
+fn below_project(template: &str) -> Option<&str> {
+    template
+        .strip_prefix("/projects/:id")
+        .filter(|t| distinctive(t) && fixed_segments(t).nth(1).is_some())
 }
 
 /// How far before and after a path the text is read for its call (its line, the lines around,
