@@ -1135,6 +1135,7 @@ pub fn body_builders(text: &str, stmt_start: usize, stmt_end: usize) -> Vec<(usi
     // Read back at most this far: a line of thousands of requests is not read for each.
     let floor = stmt_start.saturating_sub(BODY_REACH_BYTES);
     let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut signature = None;
     let mut end = line_start_within(b, stmt_start, stmt_start - floor);
     while lines.len() < BODY_REACH_LINES && end > floor {
         let start = line_start_within(b, end - 1, end - 1 - floor);
@@ -1144,6 +1145,7 @@ pub fn body_builders(text: &str, stmt_start: usize, stmt_end: usize) -> Vec<(usi
             .iter()
             .any(|k| code.starts_with(k))
         {
+            signature = Some(line);
             break;
         }
         lines.push((start, line));
@@ -1151,6 +1153,15 @@ pub fn body_builders(text: &str, stmt_start: usize, stmt_end: usize) -> Vec<(usi
     }
     lines.reverse();
     let mut out = Vec::new();
+    // A parameter of the function handed to the request (`opt *RegisterNewRunnerOptions` …
+    // `NewRequest(http.MethodPost, "runners", opt, …)`): its type's declaration in the file.
+    if let Some(sig) = signature {
+        out.extend(
+            parameter_types(sig)
+                .filter(|(name, _)| names_word(stmt, name))
+                .filter_map(|(_, ty)| type_body(text, ty)),
+        );
+    }
     for (i, &(start, line)) in lines.iter().enumerate() {
         let Some(var) = assigned_name(line).filter(|v| names_word(stmt, v)) else {
             continue;
@@ -1173,6 +1184,55 @@ pub fn body_builders(text: &str, stmt_start: usize, stmt_end: usize) -> Vec<(usi
     }
     out
 }
+
+/// The parameters of a function's signature line whose type is a named one, as (name, type):
+/// Go's `opt *RegisterNewRunnerOptions`, TypeScript's `opts: RegisterRunnerOptions`.
+fn parameter_types(sig: &str) -> impl Iterator<Item = (&str, &str)> {
+    // Every list on the line but Go's receiver (`func (s *RunnersService) Name(opt *T) (*R,
+    // error)`): the parameters, and results, which have no names.
+    let receiver = sig.trim_start().starts_with("func (");
+    sig.match_indices('(')
+        .skip(usize::from(receiver))
+        .flat_map(|(open, _)| {
+            let inner = &sig[open + 1..];
+            inner[..inner.find([')', '(']).unwrap_or(inner.len())].split(',')
+        })
+        .filter_map(|p| {
+            let p = p.trim();
+            let (name, ty) = p.split_once(':').or_else(|| p.split_once(' '))?;
+            let ty = ty.trim().trim_start_matches(['*', '&', '?']).trim();
+            let ty = ty.rsplit('.').next().unwrap_or(ty);
+            let is_name = |t: &str| {
+                t.starts_with(|c: char| c.is_ascii_uppercase())
+                    && t.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+            };
+            (is_ident_word(name.trim()) && is_name(ty)).then_some((name.trim(), ty))
+        })
+}
+
+fn is_ident_word(w: &str) -> bool {
+    !w.is_empty() && w.bytes().all(is_ident_byte) && !w.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// The braces of the declaration of type `ty` in the file (`type T struct {`, `interface T {`,
+/// `type T = {`), as a byte range.
+fn type_body(text: &str, ty: &str) -> Option<(usize, usize)> {
+    [
+        format!("type {ty} struct"),
+        format!("interface {ty} "),
+        format!("type {ty} = "),
+    ]
+    .iter()
+    .find_map(|decl| {
+        let at = super::word_offsets(text, decl, super::WordBytes::Ident).next()?;
+        let open = at + text[at..].find('{')?;
+        let end = balanced_end(text, open, (open + TYPE_BODY_REACH).min(text.len()))?;
+        Some((at, end))
+    })
+}
+
+/// The longest type declaration read for a request's body.
+const TYPE_BODY_REACH: usize = 16 * 1024;
 
 /// The variable a line assigns: `form := url.Values{}`, `data = {`, `const body = {`,
 /// `var form = new FormData()`.
