@@ -1,0 +1,104 @@
+//! Known detection gaps of issue 35, each closed in its general form and each with a
+//! look-alike that stays silent. The files are written for these tests, modelled on public
+//! files of the kinds named (old Ansible, Puppet and shell installs of the runner, Salt pillars,
+//! SDK consumers in Go and TypeScript); none is copied.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+type Keys = BTreeSet<(String, u64, String)>;
+
+fn has(all: &Keys, path: &str, line: u64, id: &str) -> bool {
+    all.contains(&(path.to_string(), line, id.to_string()))
+}
+
+/// Every (path, line, id) of `expected` is a finding.
+fn assert_found(all: &Keys, expected: &[(&str, u64, &str)]) {
+    let missing: Vec<_> = expected
+        .iter()
+        .filter(|(p, l, i)| !has(all, p, *l, i))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not found: {missing:?}\nfindings: {all:?}"
+    );
+}
+
+/// No finding in `path` at all.
+fn assert_silent(all: &Keys, path: &str) {
+    let there: Vec<_> = all.iter().filter(|(p, _, _)| p == path).collect();
+    assert!(there.is_empty(), "{path} must stay silent: {there:?}");
+}
+
+/// No finding on these lines of `path`.
+fn assert_silent_lines(all: &Keys, path: &str, lines: &[u64]) {
+    let there: Vec<_> = all
+        .iter()
+        .filter(|(p, l, _)| p == path && lines.contains(l))
+        .collect();
+    assert!(
+        there.is_empty(),
+        "{path} {lines:?} must stay silent: {there:?}"
+    );
+}
+
+const SERVER_SIDE: &str = "runner-register-server-side-arguments";
+const TOKEN: &str = "runner-registration-token";
+
+/// Gap 1: the runner's program under its old name (`gitlab-ci-multi-runner`, before 10.0), in
+/// a shell install script, a Puppet `exec`, an Ansible `command:`; and the current name as an
+/// absolute path, with `.exe`, after `sudo`, as the runner image's command of `docker run`.
+#[test]
+fn the_runner_under_its_old_name_and_other_spellings_of_the_program() {
+    let install = "#!/bin/bash\n\
+set -e\n\
+curl -L https://packages.gitlab.com/install/repositories/runner/gitlab-ci-multi-runner/script.deb.sh | bash\n\
+apt-get install -y gitlab-ci-multi-runner\n\
+gitlab-ci-multi-runner register --non-interactive \\\n\
+  --url \"$CI_URL\" --registration-token \"$REG\" \\\n\
+  --executor shell --tag-list \"deploy,shell\" --locked=false\n\
+sudo /usr/bin/gitlab-ci-multi-runner register -n --run-untagged=true --access-level not_protected\n\
+gitlab-ci-multi-runner start\n";
+    let puppet = "class profile::ci_runner (String $token, Array $tags = ['puppet']) {\n\
+  $opts = \"--url https://git.example.org/ --executor docker --tag-list ${join($tags, ',')}\"\n\
+  exec { 'register-runner':\n\
+    command => \"gitlab-ci-multi-runner register --non-interactive --locked=false ${opts}\",\n\
+    unless  => 'grep -q token /etc/gitlab-runner/config.toml',\n\
+  }\n\
+  package { 'gitlab-ci-multi-runner': ensure => installed }\n\
+}\n";
+    let other = "#!/bin/sh\n\
+/usr/bin/gitlab-runner register --non-interactive --tag-list a,b\n\
+gitlab-runner.exe register --non-interactive --maximum-timeout 3600\n\
+sudo gitlab-runner register --non-interactive --locked\n\
+docker run --rm -v /srv/runner:/etc/gitlab-runner gitlab/gitlab-runner:v15.0.0 register \\\n\
+  --non-interactive --tag-list docker --paused\n";
+    // Look-alikes: the package, the image and the program under its old name without
+    // register, and register's own words in prose.
+    let alike = "FROM sameersbn/gitlab-ci-multi-runner:1.1.4\n\
+RUN apt-get install -y gitlab-ci-multi-runner && echo '--locked is handled by the UI'\n\
+CMD [\"gitlab-ci-multi-runner\", \"run\", \"--working-directory\", \"/home/ci\"]\n";
+    let all = common::scan_files(&[
+        ("install.sh", install),
+        ("manifests/runner.pp", puppet),
+        ("spellings.sh", other),
+        ("Dockerfile", alike),
+    ]);
+    assert_found(
+        &all,
+        &[
+            ("install.sh", 6, TOKEN),
+            ("install.sh", 7, SERVER_SIDE),
+            ("install.sh", 8, SERVER_SIDE),
+            ("manifests/runner.pp", 4, SERVER_SIDE),
+            ("spellings.sh", 2, SERVER_SIDE),
+            ("spellings.sh", 3, SERVER_SIDE),
+            ("spellings.sh", 4, SERVER_SIDE),
+            ("spellings.sh", 6, SERVER_SIDE),
+        ],
+    );
+    assert_silent_lines(&all, "install.sh", &[3, 4, 9]);
+    assert_silent_lines(&all, "manifests/runner.pp", &[7]);
+    assert_silent(&all, "Dockerfile");
+}
