@@ -102,3 +102,127 @@ CMD [\"gitlab-ci-multi-runner\", \"run\", \"--working-directory\", \"/home/ci\"]
     assert_silent_lines(&all, "manifests/runner.pp", &[7]);
     assert_silent(&all, "Dockerfile");
 }
+
+/// Gap 5: go-gitlab's `RegisterNewRunnerOptions` in a consumer: keyed fields of its composite
+/// literal, and the fields a variable of the type is given afterwards; the new flow's
+/// `CreateUserRunnerOptions` with the same fields stays silent.
+#[test]
+fn go_gitlab_register_options_in_a_consumer() {
+    let fleet = r#"package fleet
+
+import (
+	"fmt"
+
+	gitlab "gitlab.com/gitlab-org/api/client-go"
+)
+
+type Spec struct {
+	Tags    []string
+	Timeout int
+}
+
+func registerLegacy(c *gitlab.Client, regToken string, s Spec) (string, error) {
+	opts := &gitlab.RegisterNewRunnerOptions{
+		Token:       gitlab.Ptr(regToken),
+		Description: gitlab.Ptr("fleet"),
+		TagList:     &s.Tags,
+		RunUntagged: gitlab.Ptr(len(s.Tags) == 0),
+	}
+	if s.Timeout > 0 {
+		opts.MaximumTimeout = gitlab.Ptr(s.Timeout)
+	}
+	opts.Locked = gitlab.Ptr(false)
+	var extra gitlab.RegisterNewRunnerOptions
+	extra.AccessLevel = gitlab.Ptr("ref_protected")
+	if extra.AccessLevel == nil {
+		return "", fmt.Errorf("unreachable")
+	}
+	r, _, err := c.Runners.RegisterNewRunner(opts)
+	if err != nil {
+		return "", err
+	}
+	return r.Token, nil
+}
+
+func createCurrent(c *gitlab.Client, s Spec) (string, error) {
+	opts := &gitlab.CreateUserRunnerOptions{
+		RunnerType: gitlab.Ptr("instance_type"),
+		TagList:    &s.Tags,
+		Locked:     gitlab.Ptr(false),
+	}
+	opts.MaximumTimeout = gitlab.Ptr(s.Timeout)
+	r, _, err := c.Users.CreateUserRunner(opts)
+	if err != nil {
+		return "", err
+	}
+	return r.Token, nil
+}
+"#;
+    let all = common::scan_files(&[("internal/fleet/register.go", fleet)]);
+    let p = "internal/fleet/register.go";
+    let id = "runners-api-registration-token";
+    assert_found(
+        &all,
+        &[
+            (p, 16, id),
+            (p, 18, id),
+            (p, 19, id),
+            (p, 22, id),
+            (p, 24, id),
+            (p, 26, id),
+            (p, 30, id),
+        ],
+    );
+    // Reading a field is no setting of it; the new flow's options are not the endpoint's.
+    assert_silent_lines(&all, p, &[17, 27, 38, 39, 40, 41, 42, 43, 44, 45]);
+}
+
+/// Gap 4: gitbeaker's `CreateRunnerOptions` (the options of `Runners.create` and
+/// `Runners.register`, POST /runners with a registration token): the keys of the call's
+/// options, of a value annotated with the type and the fields it is given; the same keys for
+/// `Runners.edit` (`EditRunnerOptions`, PUT /runners/:id) and `UserRunners.create` stay silent.
+#[test]
+fn gitbeaker_create_runner_options() {
+    let ts = r#"import { Gitlab } from '@gitbeaker/rest';
+import type { CreateRunnerOptions, EditRunnerOptions } from '@gitbeaker/core';
+
+const api = new Gitlab({ host: process.env.GITLAB_URL, token: process.env.GITLAB_TOKEN! });
+
+export async function registerLegacy(regToken: string, tags: string[]) {
+  const created = await api.Runners.create(regToken, {
+    description: 'ci-fleet',
+    tagList: tags,
+    runUntagged: tags.length === 0,
+  });
+  const options: CreateRunnerOptions = {
+    locked: false,
+    accessLevel: 'ref_protected',
+  };
+  options.maximumTimeout = 3600;
+  await api.Runners.register(regToken, { ...options, paused: true });
+  return created.token;
+}
+
+export async function retag(runnerId: number, tags: string[]) {
+  const edit: EditRunnerOptions = { tagList: tags, locked: true };
+  edit.maximumTimeout = 600;
+  await api.Runners.edit(runnerId, edit);
+  await api.UserRunners.create('instance_type', { tagList: tags, locked: false });
+}
+"#;
+    let all = common::scan_files(&[("src/runners.ts", ts)]);
+    let p = "src/runners.ts";
+    let id = "runners-api-registration-token";
+    assert_found(
+        &all,
+        &[
+            (p, 9, id),
+            (p, 10, id),
+            (p, 13, id),
+            (p, 14, id),
+            (p, 16, id),
+            (p, 17, id),
+        ],
+    );
+    assert_silent_lines(&all, p, &[8, 21, 22, 23, 24, 25, 26]);
+}
