@@ -226,3 +226,67 @@ export async function retag(runnerId: number, tags: string[]) {
     );
     assert_silent_lines(&all, p, &[8, 21, 22, 23, 24, 25, 26]);
 }
+
+/// Gap 2: the registration token as a key of a runner's settings in another tool's data: a
+/// Salt pillar (`gitlab-runner:` above it, or a deployment named for runners two keys up),
+/// Ansible vars, Chef attributes, a JSON role, a Terraform object read by its path. GitHub's
+/// runner, Consul's and Buildkite's `registration_token` stay silent, and so does a runner key
+/// in a file that never names the platform.
+#[test]
+fn registration_token_under_a_runner_key() {
+    let pillar = r#"# GitLab CI runners of the build farm
+gitlab-runner:
+  url: https://gitlab.example.net/
+  registration_token: {{ salt['vault'].read_secret('ci/runner')['token'] }}
+  executor: docker
+deployments:
+  build-runners:
+    config:
+      run_as: gitlab-runner
+      registration-token: GR1348941example
+"#;
+    let vars = r#"---
+gitlab_url: https://gitlab.corp.example
+runner:
+  registrationToken: "{{ vault_runner_token }}"
+  concurrent: 4
+github_runner:
+  registration_token: "{{ vault_gh_token }}"
+consul:
+  registration_token: "{{ consul_token }}"
+"#;
+    let chef = "default['gitlab_runner']['url'] = 'https://gitlab.example.org'\n\
+default['gitlab_runner']['registration_token'] = 'changeme'\n\
+default['buildkite_runner']['registration_token'] = 'other'\n";
+    let role = "{\n  \"name\": \"ci\",\n  \"default_attributes\": {\n    \"gitlab-runner\": {\n      \"registration_token\": \"x\",\n      \"tags\": [\"docker\"]\n    }\n  }\n}\n";
+    let tf = "resource \"null_resource\" \"runner\" {\n\
+  triggers = {\n\
+    token = md5(var.settings.runner.registrationToken)\n\
+  }\n\
+}\n\
+# registers against gitlab\n";
+    // No platform named: a CI runner of something else.
+    let other = "runner:\n  registration_token: abc\n  server: https://ci.example.org\n";
+    let all = common::scan_files(&[
+        ("pillar/ci/runners.sls", pillar),
+        ("group_vars/ci.yml", vars),
+        ("cookbooks/ci/attributes/default.rb", chef),
+        ("roles/ci.json", role),
+        ("infra/runner.tf", tf),
+        ("deploy/other.yml", other),
+    ]);
+    assert_found(
+        &all,
+        &[
+            ("pillar/ci/runners.sls", 4, TOKEN),
+            ("pillar/ci/runners.sls", 10, TOKEN),
+            ("group_vars/ci.yml", 4, TOKEN),
+            ("cookbooks/ci/attributes/default.rb", 2, TOKEN),
+            ("roles/ci.json", 5, TOKEN),
+            ("infra/runner.tf", 3, TOKEN),
+        ],
+    );
+    assert_silent_lines(&all, "group_vars/ci.yml", &[7, 9]);
+    assert_silent_lines(&all, "cookbooks/ci/attributes/default.rb", &[3]);
+    assert_silent(&all, "deploy/other.yml");
+}
