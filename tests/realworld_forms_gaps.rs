@@ -290,3 +290,54 @@ default['buildkite_runner']['registration_token'] = 'other'\n";
     assert_silent_lines(&all, "cookbooks/ci/attributes/default.rb", &[3]);
     assert_silent(&all, "deploy/other.yml");
 }
+
+/// Gap 6: register's flags in JavaScript and TypeScript strings: a template literal nested in
+/// another, a CDK-style `commands.push` of one flag, an array joined into the command, and a
+/// command inside a JSON-escaped string (a CDK snapshot's user data), where `\"…\"` quotes a
+/// value holding parentheses. Prose about a flag and another subcommand stay silent.
+#[test]
+fn register_flags_in_javascript_strings() {
+    let ts = r#"import { UserData } from 'aws-cdk-lib/aws-ec2';
+
+export function runnerUserData(token: string, tags: string[], url: string): UserData {
+  const userData = UserData.forLinux();
+  const commands: string[] = ['yum install -y docker'];
+  commands.push(`gitlab-runner register --non-interactive --url ${url} ${`--tag-list ${tags.join(',')}`} --executor docker`);
+  commands.push(`--tag-list "${tags.join(',')}"`);
+  commands.push('--locked=false');
+  const flags = ['register', '--non-interactive', `--maximum-timeout=${3600}`, '--run-untagged'].join(' ');
+  commands.push(`gitlab-runner ${flags}`);
+  commands.push('gitlab-runner run --working-directory /home/gitlab-runner');
+  console.log('tags are set with --tag-list on the runner page');
+  userData.addCommands(...commands);
+  return userData;
+}
+"#;
+    let snapshot = r##"test('user data', () => {
+  expect(template).toEqual({
+    UserData: [
+      "#!/bin/bash\nmkdir -p $(dirname '/etc/agent.json')\naws s3 cp 's3://",
+      "/asset.json' '/etc/agent.json'\ndocker run -d --name gitlab-runner-register public.ecr.aws/gitlab/gitlab-runner:latest register --non-interactive --url https://gitlab.com/ --description \"Runner on EC2 (t3.small)\" --docker-image \"alpine:3\" --tag-list \"aws,cdk\" --locked=false\nsleep 2",
+    ],
+  });
+});
+"##;
+    let all = common::scan_files(&[("lib/user-data.ts", ts), ("test/runner.test.ts", snapshot)]);
+    let p = "lib/user-data.ts";
+    assert_found(
+        &all,
+        &[
+            (p, 6, SERVER_SIDE),
+            (p, 7, SERVER_SIDE),
+            (p, 8, SERVER_SIDE),
+            (p, 9, SERVER_SIDE),
+            ("test/runner.test.ts", 5, SERVER_SIDE),
+        ],
+    );
+    assert_silent_lines(&all, p, &[11, 12]);
+    let on_five: Vec<_> = all
+        .iter()
+        .filter(|(q, l, i)| q == "test/runner.test.ts" && *l == 5 && i == SERVER_SIDE)
+        .collect();
+    assert_eq!(on_five.len(), 1, "{all:?}");
+}
