@@ -341,3 +341,51 @@ export function runnerUserData(token: string, tags: string[], url: string): User
         .collect();
     assert_eq!(on_five.len(), 1, "{all:?}");
 }
+
+/// Gap 3: a webhook receiver's structs of the JSON the platform posts (`MergeEventPayload`
+/// with a nested `MergeRequest` struct, `MergeRequestPayload`) and the reads of a value
+/// declared with such a type are not the REST resource; the REST client's own merge request
+/// struct beside them is.
+#[test]
+fn webhook_payload_structs_are_not_the_rest_resource() {
+    let hook = r#"package receiver
+
+import "net/http"
+
+// MergeEventPayload is what GitLab posts to the webhook on a merge request event.
+type MergeEventPayload struct {
+	ObjectKind   string `json:"object_kind"`
+	MergeRequest struct {
+		IID         int    `json:"iid"`
+		MergeStatus string `json:"merge_status"`
+		MergedBy    *User  `json:"merged_by"`
+	} `json:"object_attributes"`
+}
+
+type MergeRequestPayload struct {
+	ObjectKind  string `json:"object_kind"`
+	MergeStatus string `json:"merge_status"`
+}
+
+type User struct {
+	Username string `json:"username"`
+}
+
+func status(p MergeEventPayload) string {
+	return p.MergeRequest.MergeStatus
+}
+
+func serve(w http.ResponseWriter, r *http.Request) {}
+"#;
+    let client = r#"package gitlabclient
+
+// gitlabMR is a merge request of the GitLab REST API (GET /projects/:id/merge_requests/:iid).
+type gitlabMR struct {
+	IID         int    `json:"iid"`
+	MergeStatus string `json:"merge_status"`
+}
+"#;
+    let all = common::scan_files(&[("receiver/hook.go", hook), ("gitlabclient/mr.go", client)]);
+    assert_found(&all, &[("gitlabclient/mr.go", 6, "mr-merge-status")]);
+    assert_silent(&all, "receiver/hook.go");
+}
