@@ -389,3 +389,33 @@ type gitlabMR struct {
     assert_found(&all, &[("gitlabclient/mr.go", 6, "mr-merge-status")]);
     assert_silent(&all, "receiver/hook.go");
 }
+
+/// Gap 8: a TypeScript parameter named `active` (typed inline, destructured, with a default,
+/// used as a value) is the program's own, not the runner's removed field, in a file that calls
+/// the runners API; the field sent in a request body is reported.
+#[test]
+fn a_parameter_named_active_is_the_programs_own() {
+    let ts = r#"// Admin helpers over the GitLab runners API.
+import { http } from './http';
+
+export async function listRunners(active: boolean, page = 1) {
+  return http.get(`/api/v4/runners/all?page=${page}`, { params: { status: active ? 'online' : 'offline' } });
+}
+
+export function runnerRow({ active, id }: { active: boolean; id: number }) {
+  return http.get(`/api/v4/runners/${id}`).then((r) => ({ ...r, shown: active }));
+}
+
+export async function setActive(id: number, active = true) {
+  return http.put(`/api/v4/runners/${id}`, { paused: !active });
+}
+
+export async function legacyEnable(id: number) {
+  return http.put(`/api/v4/runners/${id}`, { active: true });
+}
+"#;
+    let all = common::scan_files(&[("src/admin/runners.ts", ts)]);
+    let p = "src/admin/runners.ts";
+    assert_found(&all, &[(p, 17, "runners-active-property")]);
+    assert_silent_lines(&all, p, &[4, 5, 8, 9, 12, 13]);
+}
