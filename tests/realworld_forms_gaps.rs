@@ -419,3 +419,54 @@ export async function legacyEnable(id: number) {
     assert_found(&all, &[(p, 17, "runners-active-property")]);
     assert_silent_lines(&all, p, &[4, 5, 8, 9, 12, 13]);
 }
+
+/// Gap 7: two related entries meet on one use even where the use is a command continued over
+/// several lines (the API call on one line, its registration token on the next); a command
+/// after it, on its own line, is not part of that use.
+#[test]
+fn related_entries_meet_in_a_command_continued_over_lines() {
+    let sh = "#!/bin/sh\n\
+curl --request POST \"$CI_SERVER_URL/api/v4/runners\" \\\n  --form \"token=$REGISTRATION_TOKEN\" \\\n  --form \"description=build\"\n\
+gitlab-runner register --non-interactive --url \"$CI_SERVER_URL\" --registration-token \"$REGISTRATION_TOKEN\"\n";
+    let dir = common::write_tree(&[("register.sh", sh)]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_uplint"))
+        .args([
+            "scan",
+            "--format",
+            "json",
+            "--no-config",
+            "--target",
+            "18.0",
+            "--api",
+            "v5",
+        ])
+        .arg(".")
+        .current_dir(dir.path())
+        .output()
+        .expect("the binary runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    let findings = v["findings"].as_array().unwrap();
+    let related = |line: u64, id: &str| -> Vec<String> {
+        findings
+            .iter()
+            .filter(|f| f["line"] == line && f["id"] == id)
+            .flat_map(|f| f["related"].as_array().cloned().unwrap_or_default())
+            .map(|r| r["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // The endpoint on line 2 meets the token on line 3 of the same command.
+    assert_eq!(related(2, "runners-api-registration-token"), [TOKEN], "{v}");
+    let endpoint = findings
+        .iter()
+        .find(|f| f["line"] == 2 && f["id"] == "runners-api-registration-token")
+        .unwrap();
+    assert!(
+        endpoint["message"]
+            .as_str()
+            .unwrap()
+            .contains("in this command, line 3"),
+        "{endpoint}"
+    );
+    // The register command on line 5 is a use of its own: no API call meets it.
+    assert!(related(5, TOKEN).is_empty(), "{v}");
+}
