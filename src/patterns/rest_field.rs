@@ -262,11 +262,37 @@ fn in_string_on_its_line(text: &str, at: usize) -> bool {
 
 /// Is one of `values` written right after the field that ends at `end`? In code (`code`), a
 /// word written without quotes is a name (`status: active ? …`, a variable), unless it is a
-/// literal of the language (`true`, `null`, `None`, `nil`, a number).
+/// literal of the language (`true`, `null`, `None`, `nil`, a number) or the field is written in
+/// a string (`"…/runners/all?status=active"`).
 fn value_written(text: &str, end: usize, values: &[String], code: bool) -> bool {
     rest::value_after(text, end, true).is_some_and(|v| {
-        value_matches(&v, values) && (!code || quoted_after(text, end) || is_code_literal(&v))
+        value_matches(&v, values)
+            && (!code
+                || quoted_after(text, end)
+                || is_code_literal(&v)
+                || in_any_string_on_its_line(text, end))
     })
+}
+
+/// Is `at` inside a string of any quote (`"`, `'`, `` ` ``) that opens on its line? (Counted
+/// within a bound before `at`, escaped quotes passed over.)
+fn in_any_string_on_its_line(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    let floor = at.saturating_sub(ON_LINE_REACH);
+    let start = memchr::memrchr(b'\n', &b[floor..at]).map_or(floor, |i| floor + i + 1);
+    let mut open: Option<u8> = None;
+    let mut i = start;
+    while i < at {
+        let c = b[i];
+        match open {
+            Some(_) if c == b'\\' => i += 1,
+            Some(q) if c == q => open = None,
+            None if matches!(c, b'"' | b'\'' | b'`') => open = Some(c),
+            _ => {}
+        }
+        i += 1;
+    }
+    open.is_some()
 }
 
 /// Is the value written after the field that ends at `end` quoted (`: "active"`, `= 'x'`)?
@@ -383,6 +409,9 @@ mod tests {
         assert!(!value_written(t, end, &values, true));
         assert!(value_written(t, end, &values, false));
         let t = "{ status: 'active' }";
+        assert!(value_written(t, end, &values, true));
+        let t = "get(`/runners/all?status=active`)";
+        let end = t.find("status").unwrap() + 6;
         assert!(value_written(t, end, &values, true));
     }
 
