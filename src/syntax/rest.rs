@@ -503,6 +503,9 @@ fn call_span_at(text: &str, at: usize, levels: usize) -> Option<(usize, usize)> 
     let open = open?;
     let mut depth = 0usize;
     let upper = (at + 4000).min(b.len());
+    // A generic call (`api.getJson<{ merge_status: string }>(…)`, `client.get<MergeRequest>(…)`):
+    // the statement starts at its callee, before the type arguments.
+    let callee = generic_arguments_start(b, open).unwrap_or(open);
     let close = (open..upper).find(|&i| {
         match b[i] {
             b'(' => depth += 1,
@@ -514,11 +517,41 @@ fn call_span_at(text: &str, at: usize, levels: usize) -> Option<(usize, usize)> 
         }
         false
     })?;
-    let start = b[..open]
+    let start = b[..callee]
         .iter()
         .rposition(|&c| c == b'\n')
         .map_or(0, |i| i + 1);
     Some((start, close + 1))
+}
+
+/// Where the type arguments of a generic call whose `(` is at `open` start (the `<` after the
+/// callee's name), if `(` follows a `>` that closes them within a few lines.
+fn generic_arguments_start(b: &[u8], open: usize) -> Option<usize> {
+    if open == 0 || b[open - 1] != b'>' {
+        return None;
+    }
+    let lower = open.saturating_sub(1000);
+    // Angle brackets, and the braces of a type literal (whose members end in `;`).
+    let (mut depth, mut braces) = (0usize, 0usize);
+    for i in (lower..open).rev() {
+        match b[i] {
+            b'>' => depth += 1,
+            b'<' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    // A name, not a space or an operator, is right before the type arguments.
+                    return (i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
+                        .then_some(i);
+                }
+            }
+            b'}' => braces += 1,
+            b'{' => braces = braces.checked_sub(1)?,
+            b';' if braces == 0 => return None,
+            b'(' | b')' => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The statement of a URL at `at` and the method it shows: the call expression in code (or,
@@ -750,6 +783,20 @@ pub fn method_in(ctx: &str) -> Option<Method> {
     for (m, forms) in method_forms() {
         if forms.iter().any(|f| lower.contains(f.as_str())) {
             return Some(*m);
+        }
+    }
+    // A client's method named for the verb, in camel case: `api.getJson(…)`,
+    // `http.postJson<T>(…)`, `client.deleteWithAuth(…)`.
+    for m in Method::ALL {
+        let dotted = format!(".{}", m.as_str().to_ascii_lowercase());
+        if ctx.match_indices(&dotted).any(|(i, _)| {
+            let rest = &ctx[i + dotted.len()..];
+            rest.starts_with(|c: char| c.is_ascii_uppercase())
+                && rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .is_some_and(|k| rest[k..].starts_with(['(', '<']))
+        }) {
+            return Some(m);
         }
     }
     // A method handed to a request helper as a string argument of its own, written as HTTP
