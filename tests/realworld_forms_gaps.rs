@@ -464,9 +464,60 @@ gitlab-runner register --non-interactive --url \"$CI_SERVER_URL\" --registration
         endpoint["message"]
             .as_str()
             .unwrap()
-            .contains("in this command, line 3"),
+            .contains("in this statement, line 3"),
         "{endpoint}"
     );
     // The register command on line 5 is a use of its own: no API call meets it.
     assert!(related(5, TOKEN).is_empty(), "{v}");
+}
+
+/// Gap 7 in code: a call written over several lines (its lines end in an open bracket or a
+/// comma) is one use of the endpoint and the token it sends.
+#[test]
+fn related_entries_meet_in_a_call_written_over_lines() {
+    let py = r#"import os
+import requests
+
+GITLAB = os.environ["CI_SERVER_URL"] + "/api/v4"
+
+
+def register(tags):
+    resp = requests.post(
+        f"{GITLAB}/runners",
+        data={
+            "token": os.environ["REGISTRATION_TOKEN"],
+            "tag_list": ",".join(tags),
+        },
+    )
+    return resp.json()["token"]
+"#;
+    let dir = common::write_tree(&[("register.py", py)]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_uplint"))
+        .args([
+            "scan",
+            "--format",
+            "json",
+            "--no-config",
+            "--target",
+            "18.0",
+            "--api",
+            "v5",
+        ])
+        .arg(".")
+        .current_dir(dir.path())
+        .output()
+        .expect("the binary runs");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    let endpoint: Vec<&serde_json::Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["line"] == 9 && f["id"] == "runners-api-registration-token")
+        .collect();
+    assert_eq!(endpoint.len(), 1, "{v}");
+    let related: Vec<&str> = endpoint[0]["related"]
+        .as_array()
+        .map(|r| r.iter().map(|x| x["id"].as_str().unwrap()).collect())
+        .unwrap_or_default();
+    assert_eq!(related, [TOKEN], "{v}");
 }

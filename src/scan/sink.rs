@@ -480,9 +480,10 @@ fn message(entry: &Entry, status: Status) -> String {
 }
 
 /// Findings of two related entries on one use: each says how the other relates to it
-/// (`entries`: the entry of each finding). A use is a line, or a command continued over several
-/// lines (`curl --request POST …/runners \` with `--form "token=…"` on the next line): lines
-/// joined by a trailing `\`, `` ` `` or `^` are one.
+/// (`entries`: the entry of each finding). A use is a line, or a statement continued over
+/// several lines: a command whose lines end in `\`, `` ` `` or `^` (`curl --request POST
+/// …/runners \` with `--form "token=…"` on the next line), a call whose lines end in an open
+/// bracket or a comma (`requests.post(` then `f"{base}/runners",` then `data={"token": t})`).
 fn relate(findings: &mut [Finding], entries: &[&Entry], src: &Source) {
     if entries.iter().all(|e| e.related.is_empty()) {
         return;
@@ -517,7 +518,7 @@ fn relate(findings: &mut [Finding], entries: &[&Entry], src: &Source) {
             let place = if other_line == line {
                 "on this line".to_string()
             } else {
-                format!("in this command, line {other_line}")
+                format!("in this statement, line {other_line}")
             };
             f.message
                 .push_str(&format!(" (with {} {place}: {})", rel.id, rel.relation));
@@ -529,9 +530,11 @@ fn relate(findings: &mut [Finding], entries: &[&Entry], src: &Source) {
 /// How many lines back a command's first line is looked for.
 const CONTINUED_LINES: usize = 64;
 
-/// Does a line go on onto the next (a trailing `\`, PowerShell's `` ` ``, cmd's `^`)?
+/// Does a line go on onto the next: a trailing `\` (PowerShell's `` ` ``, cmd's `^`), or an open
+/// bracket or a comma of a call or literal written over lines?
 fn continues(line: &str) -> bool {
-    line.trim_end().ends_with(['\\', '`', '^'])
+    line.trim_end()
+        .ends_with(['\\', '`', '^', '(', '[', '{', ','])
 }
 
 /// Notes for the structures of the file that did not parse (their names were matched in a
