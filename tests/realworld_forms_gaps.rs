@@ -157,6 +157,14 @@ func createCurrent(c *gitlab.Client, s Spec) (string, error) {
 	}
 	return r.Token, nil
 }
+
+func pause(o *gitlab.RegisterNewRunnerOptions) {
+	o.Paused = gitlab.Ptr(true)
+}
+
+func retag(o *gitlab.UpdateRunnerDetailsOptions, tags []string) {
+	o.TagList = &tags
+}
 "#;
     let all = common::scan_files(&[("internal/fleet/register.go", fleet)]);
     let p = "internal/fleet/register.go";
@@ -171,10 +179,12 @@ func createCurrent(c *gitlab.Client, s Spec) (string, error) {
             (p, 24, id),
             (p, 26, id),
             (p, 30, id),
+            (p, 52, id),
         ],
     );
-    // Reading a field is no setting of it; the new flow's options are not the endpoint's.
-    assert_silent_lines(&all, p, &[17, 27, 38, 39, 40, 41, 42, 43, 44, 45]);
+    // Reading a field is no setting of it; the new flow's options, and another options type's
+    // parameter of the same name, are not the endpoint's.
+    assert_silent_lines(&all, p, &[17, 27, 38, 39, 40, 41, 42, 43, 44, 45, 56]);
 }
 
 /// Gap 4: gitbeaker's `CreateRunnerOptions` (the options of `Runners.create` and

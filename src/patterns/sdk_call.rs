@@ -223,10 +223,10 @@ impl SdkCall {
         let text = ctx.src.text;
         let b = text.as_bytes();
         let line = crate::syntax::line_start_within(b, type_at, 256);
-        let Some(name) = bound_variable(&text[line..type_at]) else {
+        let Some((name, parameter)) = bound_variable(&text[line..type_at]) else {
             return;
         };
-        let block = &text[end..block_end(b, end)];
+        let block = &text[end..block_end(b, end, parameter)];
         for arg in &self.args {
             let mut from = 0;
             while let Some(k) = block[from..].find(name) {
@@ -329,8 +329,9 @@ impl SdkCall {
 }
 
 /// The variable a line up to a type makes or annotates: `opts := &` (Go), `var o ` (Go),
-/// `const opts: ` and `let o: ` (TypeScript), `opts = ` .
-fn bound_variable(lead: &str) -> Option<&str> {
+/// `const opts: ` and `let o: ` (TypeScript), `opts = `; or the parameter it declares (`func
+/// f(o *`, `function f(opts: `), said by the second value.
+fn bound_variable(lead: &str) -> Option<(&str, bool)> {
     let lead = lead.trim_end().trim_end_matches(['&', '*']).trim_end();
     let name_before = |s: &str| -> Option<usize> {
         let s = s.trim_end();
@@ -343,27 +344,40 @@ fn bound_variable(lead: &str) -> Option<&str> {
         l
     } else if let Some(l) = lead.strip_suffix(':') {
         l
-    } else {
+    } else if let Some(v) = lead.trim_start().strip_prefix("var ") {
         // `var o gitlab.T`: the name after `var`.
-        let l = lead.trim_start();
-        let v = l.strip_prefix("var ")?.trim();
-        return v.bytes().all(crate::syntax::is_ident_byte).then_some(v).filter(|v| !v.is_empty());
+        let v = v.trim();
+        let ok = !v.is_empty() && v.bytes().all(crate::syntax::is_ident_byte);
+        return ok.then_some((v, false));
+    } else {
+        // A Go parameter: `func f(o *gitlab.T`, `(ctx context.Context, o gitlab.T`.
+        lead
     };
     let head = head.trim_end();
     let at = name_before(head)?;
     let name = &head[at..];
-    (!name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
+    let parameter = head[..at].trim_end().ends_with(['(', ',']);
+    if std::ptr::eq(head, lead) && !parameter {
+        return None;
+    }
+    (!name.starts_with(|c: char| c.is_ascii_digit())).then_some((name, parameter))
 }
 
-/// Where the block that holds `at` ends: the `}` that closes it, or a bounded way on.
-fn block_end(b: &[u8], at: usize) -> usize {
+/// Where the block that holds `at` ends: the `}` that closes it, or a bounded way on. For a
+/// parameter (`parameter`), the end of the body that opens after it.
+fn block_end(b: &[u8], at: usize, parameter: bool) -> usize {
     let limit = (at + 20_000).min(b.len());
     let mut depth = 0usize;
     for (i, &c) in b[at..limit].iter().enumerate() {
         match c {
             b'{' => depth += 1,
             b'}' if depth == 0 => return at + i,
-            b'}' => depth -= 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 && parameter {
+                    return at + i;
+                }
+            }
             _ => {}
         }
     }
@@ -466,16 +480,20 @@ mod tests {
     #[test]
     fn variables_bound_to_an_option_type() {
         for (lead, name) in [
-            ("\topts := &", Some("opts")),
-            ("\tvar o ", Some("o")),
-            ("  const options: ", Some("options")),
-            ("  let o = ", Some("o")),
+            ("\topts := &", Some(("opts", false))),
+            ("\tvar o ", Some(("o", false))),
+            ("  const options: ", Some(("options", false))),
+            ("  let o = ", Some(("o", false))),
             ("  return &", None),
-            ("func f(o ", None),
+            ("func f(o *", Some(("o", true))),
+            ("func f(ctx context.Context, o ", Some(("o", true))),
+            ("function f(opts: ", Some(("opts", true))),
+            ("\tOptions ", None),
             ("  if a == ", None),
         ] {
             assert_eq!(bound_variable(lead), name, "{lead:?}");
         }
-        assert_eq!(block_end(b"a { b } c } d", 0), 10);
+        assert_eq!(block_end(b"a { b } c } d", 0, false), 10);
+        assert_eq!(block_end(b") { b { } } c } d", 0, true), 10);
     }
 }
