@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::check::{Fields, is_ident};
-use super::cli_command::{program, program_and_subcommand, runs_commands};
+use super::cli_command::{parse_aliases, program, program_and_subcommand, runs_commands};
 use super::variable::VARIABLE_NAME;
 use super::{Hit, PatternKind, with_values, word_hits};
 use crate::syntax::cmdline::{Command, DashWitness, dash_head};
@@ -13,6 +13,10 @@ use crate::syntax::{FileCtx, FileKind, WordBytes, is_ident_byte};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CliFlag {
     pub command: String,
+    /// Other names of the program (`gitlab-ci-multi-runner`, the runner's name before 10.0):
+    /// its commands, and the file naming it, count as the program's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
     pub flag: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub short: Option<String>,
@@ -67,12 +71,13 @@ impl<'f> FlagHeads<'f> {
 impl PatternKind for CliFlag {
     const NAME: &'static str = "cli_flag";
     const REQUIRED: &'static [&'static str] = &["command", "flag"];
-    const OPTIONAL: &'static [&'static str] = &["short", "env", "context", "values"];
-    const MATCHES: &'static str = "`command … --flag`, `--flag=value`, the short flag; in a file naming the program or a `context`, the environment variable, the flag as a quoted argument (`[\"register\", \"--locked=false\"]`) and as a YAML list item (`- --tag-list docker`); with `values`, only those values (`--shell cmd`, `RUNNER_SHELL='cmd'`)";
+    const OPTIONAL: &'static [&'static str] = &["aliases", "short", "env", "context", "values"];
+    const MATCHES: &'static str = "`command … --flag` (also under one of the program's `aliases`), `--flag=value`, the short flag; in a file naming the program or a `context`, the environment variable, the flag as a quoted argument (`[\"register\", \"--locked=false\"]`) and as a YAML list item (`- --tag-list docker`); with `values`, only those values (`--shell cmd`, `RUNNER_SHELL='cmd'`)";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let command = f.text("command")?;
         let command = f.check.non_empty(&command, "command")?;
+        let aliases = parse_aliases(f)?;
         let flag = f.text("flag")?;
         let flag_ok = flag.value.starts_with("--")
             && flag.value.len() > 2
@@ -98,6 +103,7 @@ impl PatternKind for CliFlag {
         let values = f.values()?;
         Some(CliFlag {
             command,
+            aliases,
             flag,
             short,
             env,
@@ -118,10 +124,12 @@ impl PatternKind for CliFlag {
         v
     }
 
-    /// The subcommand, which [`FileCtx::commands`] asks about first, and the context.
+    /// The subcommand, which [`FileCtx::commands`] asks about first, the context and the
+    /// program's other names.
     fn searched(&self) -> Vec<String> {
         let mut v = vec![program_and_subcommand(&self.command).1.to_string()];
         v.extend(self.context.iter().cloned());
+        v.extend(self.aliases.iter().cloned());
         v
     }
 
@@ -160,7 +168,19 @@ impl PatternKind for CliFlag {
         // read, and of those only the ones whose line holds the flag or the short flag.
         let bits = dash_head(flag) | short.map_or(0, dash_head);
         let commands = written.then(|| ctx.flagged_commands(program, sub, bits));
-        let commands: &[Command] = commands.as_deref().map_or(&[], |c| c.as_slice());
+        let mut commands: &[Command] = commands.as_deref().map_or(&[], |c| c.as_slice());
+        // The program under another name: its commands join the program's (a file rarely
+        // holds both, so the list is copied only then).
+        let renamed: Vec<Command>;
+        let named_otherwise = |a: &&String| written && ctx.contains(a);
+        if self.aliases.iter().any(|a| named_otherwise(&a)) {
+            renamed = (commands.iter().cloned())
+                .chain(self.aliases.iter().filter(named_otherwise).flat_map(|a| {
+                    ctx.flagged_commands(a, sub, bits).iter().cloned().collect::<Vec<_>>()
+                }))
+                .collect();
+            commands = &renamed;
+        }
         // The commands in the order they are written, and where the words of each start.
         let mut order: Vec<usize> = (0..commands.len()).collect();
         order.sort_by_key(|&k| commands[k].program.start);
@@ -210,7 +230,8 @@ impl PatternKind for CliFlag {
             });
         }
         // What needs evidence that the file runs the program: its name or a context.
-        if !(ctx.contains(program) || self.context.iter().any(|c| ctx.contains(c))) {
+        let named = ctx.contains(program) || self.aliases.iter().any(|a| ctx.contains(a));
+        if !(named || self.context.iter().any(|c| ctx.contains(c))) {
             return self.with_value(out, text);
         }
         // The flag as a quoted argument of a list that holds the subcommand

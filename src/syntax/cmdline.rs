@@ -1311,6 +1311,16 @@ fn group_end(b: &[u8], i: usize, known: &mut Groups) -> Option<usize> {
     None
 }
 
+/// The quote state of a shell quote written as the escaped quote of the string that holds the
+/// command (`\"…\"` in `"docker run … --description \"A (t3) runner\" --tag-list a"`).
+const HOST_QUOTE: u8 = 1;
+
+/// Is the byte at `i` a `\` that escapes `enclosing`, the quote of the string holding the
+/// command?
+fn c_is_host_escape(b: &[u8], i: usize, enclosing: Option<u8>) -> bool {
+    b.get(i) == Some(&b'\\') && enclosing.is_some_and(|q| b.get(i + 1) == Some(&q))
+}
+
 /// A byte that, outside quotes, is part of a word and nothing more: not a quote, an escape, a
 /// blank, an operator or the start of a group (ASCII only, so that a run of them is whole
 /// characters).
@@ -1380,8 +1390,15 @@ fn words_into<'t>(
         word.clear();
         let mut as_written = true;
         let mut quote: Option<u8> = None;
+        // The quote of the string that holds the command, escaped in it (`\"` in a JSON or
+        // JavaScript string): a quote of the shell's, opened and closed by that escape.
+        let host_escape = |i: usize| c_is_host_escape(b, i, enclosing);
         while let Some(&c) = b.get(i) {
             match quote {
+                Some(HOST_QUOTE) if host_escape(i) => {
+                    quote = None;
+                    i += 2;
+                }
                 Some(q) if c == q => {
                     quote = None;
                     i += 1;
@@ -1414,6 +1431,15 @@ fn words_into<'t>(
                         break;
                     }
                     let escaped = c == b'\\' && i + 1 < b.len() && b[i + 1] != b'\n';
+                    if escaped && host_escape(i) {
+                        if as_written {
+                            word.push_str(&text[start..i]);
+                            as_written = false;
+                        }
+                        quote = Some(HOST_QUOTE);
+                        i += 2;
+                        continue;
+                    }
                     if (c == b'"' || c == b'\'' || escaped) && as_written {
                         word.push_str(&text[start..i]);
                         as_written = false;
@@ -1473,6 +1499,17 @@ mod tests {
 
     fn args(c: &Command) -> Vec<String> {
         c.args().iter().map(|w| w.text.to_string()).collect()
+    }
+
+    #[test]
+    fn quotes_escaped_in_the_string_that_holds_the_command() {
+        let t = "x = \"gitlab-runner register --description \\\"A (t3) b\\\" --tag-list a\\nsleep 1\";\n";
+        let c = find(t, "gitlab-runner", "register", false);
+        assert_eq!(c.len(), 1);
+        assert_eq!(
+            args(&c[0])[..3],
+            ["--description", "A (t3) b", "--tag-list"]
+        );
     }
 
     #[test]
