@@ -162,3 +162,25 @@ runcmd:
     let found = scan(&[("salt/ci/agent.sls", &other)]);
     assert!(of(&found, "salt/ci/agent.sls").is_empty(), "{found:?}");
 }
+
+/// cloud-init's `runcmd` item written as an unquoted YAML flow list (`- [gitlab-runner,
+/// register, …]`): the flags are its items, found on their lines, also when the list goes on
+/// over the next line. Another program's list in the same file stays silent.
+#[test]
+fn register_as_an_unquoted_flow_list_of_cloud_init_reports_its_flags() {
+    let user_data = "#cloud-config
+runcmd:
+  - [sh, -c, 'curl -sL https://packages.gitlab.com/install/repositories/runner/gitlab-runner/script.deb.sh | bash']
+  - [apt-get, install, -y, gitlab-runner]
+  - [gitlab-runner, register, --non-interactive, --url, 'https://gitlab.example.org/',
+     --registration-token, '${token}', --executor, shell, --tag-list, 'vm,shell']
+  - [gitlab-runner, register, -n, --locked, 'false']
+  - [build-agent, register, --locked, 'false', --paused]
+";
+    let found = scan(&[("infra/runner-user-data.yaml", user_data)]);
+    assert_eq!(
+        of(&found, "infra/runner-user-data.yaml"),
+        lines(&[(6, TOKEN), (6, ARGS), (7, ARGS)]),
+        "{found:?}"
+    );
+}

@@ -656,7 +656,12 @@ enum Extent {
 fn shape(b: &[u8], at: usize, end: usize, yaml: bool, track: &mut Track) -> (Option<u8>, Extent) {
     let enclosing = track.open_quote(b, at);
     let line_start = track.line_start;
-    let extent = match exec_form(b, at, end, enclosing) {
+    let list = exec_form(b, at, end, enclosing).or_else(|| {
+        (yaml && enclosing.is_none())
+            .then(|| flow_item(b, at, end))
+            .flatten()
+    });
+    let extent = match list {
         Some(close) => Extent::List(close),
         None => match yaml.then(|| folded_indent(b, line_start, at)).flatten() {
             Some(indent) => Extent::Folded(indent),
@@ -882,6 +887,22 @@ fn exec_form(b: &[u8], at: usize, end: usize, enclosing: Option<u8>) -> Option<u
     let open = b[..at].iter().rposition(|&c| c == q)?;
     let before = b[..open].trim_ascii_end();
     if !matches!(before.last(), Some(b'[' | b',')) {
+        return None;
+    }
+    let limit = (end + 4000).min(b.len());
+    memchr::memchr(b']', &b[end..limit]).map(|i| end + i)
+}
+
+/// If the program is an unquoted item of a YAML flow list (`[gitlab-runner, register, …]`:
+/// cloud-init's `runcmd` items, a container's `command:`), the offset of the list's `]`.
+fn flow_item(b: &[u8], at: usize, end: usize) -> Option<usize> {
+    let start = b[..at]
+        .iter()
+        .rposition(|&c| matches!(c, b'[' | b',' | b' ' | b'\t' | b'\n'))?;
+    if !matches!(b[..=start].trim_ascii_end().last(), Some(b'[' | b',')) {
+        return None;
+    }
+    if !matches!(b[end..].trim_ascii_start().first(), Some(b',' | b']')) {
         return None;
     }
     let limit = (end + 4000).min(b.len());
@@ -1621,6 +1642,15 @@ mod tests {
         );
         let t = "[\"gitlab-runner\", \"run\"]\n";
         assert!(find(t, "gitlab-runner", "register", false).is_empty());
+        // Unquoted items of a YAML flow list (cloud-init's runcmd).
+        let t = "runcmd:\n  - [gitlab-runner, register, -n, --locked, \"false\"]\n  - [echo, --locked]\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert_eq!(args(&c[0]), ["-n", "--locked", "false"]);
+        let t = "runcmd:\n  - [/usr/bin/gitlab-runner, register,\n     --tag-list, a]\n";
+        assert_eq!(
+            args(&find(t, "gitlab-runner", "register", true)[0]),
+            ["--tag-list", "a"]
+        );
     }
 
     #[test]
