@@ -184,3 +184,53 @@ runcmd:
         "{found:?}"
     );
 }
+
+/// A third-party runner operator's custom resource whose `registration_config` is the legacy
+/// registration (a registration token and the client library's registration options): each
+/// server-side argument in it is found, not only `tag_list`. The same operator's newer
+/// resource, which creates the runner through `POST /user/runners` (`create_options` with an
+/// access token), is the new flow: silent.
+#[test]
+fn a_runner_operators_registration_config_reports_every_server_side_argument() {
+    let legacy = r#"apiVersion: gitlab.k8s.alekc.dev/v1beta2
+kind: Runner
+metadata:
+  name: build-runner
+spec:
+  gitlab_instance_url: https://gitlab.example.org/
+  registration_config:
+    token: "GR1348941xxxxxxxx"
+    description: k8s build runner
+    tag_list:
+      - k8s
+    run_untagged: false
+    locked: true
+    access_level: ref_protected
+    maximum_timeout: 3600
+"#;
+    let found = scan(&[("deploy/runner.yaml", legacy)]);
+    let found = of(&found, "deploy/runner.yaml");
+    for line in [10, 12, 13, 14, 15] {
+        assert!(found.contains(&(line, ARGS.to_string())), "line {line}: {found:?}");
+    }
+
+    let managed = r#"apiVersion: gitlab.k8s.alekc.dev/v1beta2
+kind: Runner
+metadata:
+  name: build-runner
+spec:
+  gitlab_instance_url: https://gitlab.example.org/
+  authentication:
+    access_token:
+      secret_key_ref: {name: gitlab-pat, key: token}
+    create_options:
+      runner_type: group_type
+      group_id: 42
+      run_untagged: false
+      locked: true
+      access_level: ref_protected
+      maximum_timeout: 3600
+"#;
+    let found = scan(&[("deploy/managed.yaml", managed)]);
+    assert!(of(&found, "deploy/managed.yaml").is_empty(), "{found:?}");
+}
