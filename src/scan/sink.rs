@@ -388,7 +388,8 @@ impl Roles {
     fn of(src: &Source, raw: &[Raw]) -> Roles {
         let test_file = classify::is_test_path(src.path) || recorded_interactions(src);
         let regions = if !raw.is_empty() && src.class.kind == FileKind::Code {
-            roles::regions(src.text)
+            let last = raw.iter().map(|r| r.hit.start).max().unwrap_or(0);
+            roles::regions(src.text, last)
         } else {
             Vec::new()
         };

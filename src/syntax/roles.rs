@@ -30,6 +30,10 @@ const MOCK_ROUTE: Role = Role {
     route: true,
 };
 
+use aho_corasick::Span;
+use aho_corasick::packed::{self, Searcher};
+use std::sync::LazyLock;
+
 /// A region of a file, by byte offsets, and its role.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Region {
@@ -108,19 +112,19 @@ const CALLS: &[(&str, Role)] = &[
 ];
 
 /// msw's handlers: read only in a file that names msw (elsewhere `http.get(` is Node's client).
-const MSW_CALLS: &[&str] = &[
-    "http.get(",
-    "http.post(",
-    "http.put(",
-    "http.patch(",
-    "http.delete(",
-    "http.all(",
-    "rest.get(",
-    "rest.post(",
-    "rest.put(",
-    "rest.patch(",
-    "rest.delete(",
-    "rest.all(",
+const MSW_CALLS: &[(&str, Role)] = &[
+    ("http.get(", MOCK_ROUTE),
+    ("http.post(", MOCK_ROUTE),
+    ("http.put(", MOCK_ROUTE),
+    ("http.patch(", MOCK_ROUTE),
+    ("http.delete(", MOCK_ROUTE),
+    ("http.all(", MOCK_ROUTE),
+    ("rest.get(", MOCK_ROUTE),
+    ("rest.post(", MOCK_ROUTE),
+    ("rest.put(", MOCK_ROUTE),
+    ("rest.patch(", MOCK_ROUTE),
+    ("rest.delete(", MOCK_ROUTE),
+    ("rest.all(", MOCK_ROUTE),
 ];
 
 /// The calls of a decorator or annotation line (`@app.route(`, `@router.post(`,
@@ -140,22 +144,55 @@ const DECORATED: &[&str] = &[
 /// Sinatra's, Grape's and Rails routes' verbs: `post '/api/v4/runners' do`.
 const RUBY_VERBS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
 
-/// The mocks and routes of a code file's text, in order of their start.
-pub fn regions(text: &str) -> Vec<Region> {
+/// The mocks and routes of a code file's text that start on or before the line of offset
+/// `upto` (no other region can hold an offset up to it), in order of their start.
+pub fn regions(text: &str, upto: usize) -> Vec<Region> {
     let bytes = text.as_bytes();
+    // Markers and lines are read up to the end of `upto`'s line; a call they open is followed
+    // to its end wherever that is.
+    let head = (line_end(bytes, upto.min(bytes.len())) + 1).min(bytes.len());
     let mut out = Vec::new();
-    for &(marker, role) in CALLS {
-        calls(text, marker, role, &mut out);
-    }
+    markers(bytes, head, &CALL_MARKERS, CALLS, &mut out);
     if memchr::memmem::find(bytes, b"msw").is_some() {
-        for marker in MSW_CALLS {
-            calls(text, marker, MOCK_ROUTE, &mut out);
-        }
+        markers(bytes, head, &MSW_MARKERS, MSW_CALLS, &mut out);
     }
-    lines(text, &mut out);
-    out.sort_by_key(|r| (r.start, r.end));
+    lines(text, head, &mut out);
+    out.sort_by_key(|r| (r.start, r.end, r.role.test, r.role.route));
     out
 }
+
+/// The calls `calls`' markers open, found in one pass of `searcher` (built from those markers,
+/// in order). Each search starts one byte after the last match's start, so that overlapping
+/// markers are all seen (`mux.HandleFunc(` is also `.HandleFunc(`; `fetchMock.onGet(` holds
+/// `.onGet(`); no marker is a prefix of another.
+fn markers(
+    bytes: &[u8],
+    upto: usize,
+    searcher: &Searcher,
+    calls: &[(&str, Role)],
+    out: &mut Vec<Region>,
+) {
+    let mut from = 0;
+    while let Some(m) = searcher.find_in(&bytes[..upto], Span::from(from..upto)) {
+        from = m.start() + 1;
+        let (marker, role) = calls[m.pattern().as_usize()];
+        call(bytes, m.start(), marker.as_bytes(), role, out);
+    }
+}
+
+/// A searcher of the literals of `calls` (SIMD, for at most 64 of them: hence two sets).
+fn searcher(calls: &[(&str, Role)]) -> Searcher {
+    let mut builder = packed::Config::new()
+        .match_kind(packed::MatchKind::LeftmostLongest)
+        .builder();
+    builder.extend(calls.iter().map(|&(m, _)| m));
+    builder
+        .build()
+        .expect("a packed searcher takes up to 128 short literals")
+}
+
+static CALL_MARKERS: LazyLock<Searcher> = LazyLock::new(|| searcher(CALLS));
+static MSW_MARKERS: LazyLock<Searcher> = LazyLock::new(|| searcher(MSW_CALLS));
 
 /// The role of the regions that hold `offset` (both flags of all of them), if any does.
 pub fn role_at(regions: &[Region], offset: usize) -> Option<Role> {
@@ -174,58 +211,65 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// Each call that `marker` opens: from its line's start to the end of its parentheses and of
-/// the calls chained to it (`nock(…).get(…).reply(…)`).
-fn calls(text: &str, marker: &str, role: Role, out: &mut Vec<Region>) {
-    let bytes = text.as_bytes();
-    let m = marker.as_bytes();
-    for at in memchr::memmem::find_iter(bytes, m) {
-        if is_word(m[0]) && at > 0 && (is_word(bytes[at - 1]) || bytes[at - 1] == b'.') {
-            continue;
-        }
-        let start = line_start(bytes, at);
-        let after = at + m.len();
-        let end = if m.last() == Some(&b'(') {
-            chain_end(bytes, after - 1).unwrap_or_else(|| line_end(bytes, at))
-        } else {
-            // `fetchMock.get(…)`, `stub_request :post, …`: the line, and a call it opens.
-            match memchr::memchr(b'(', &bytes[after..line_end(bytes, at)]) {
-                Some(i) => chain_end(bytes, after + i).unwrap_or_else(|| line_end(bytes, at)),
-                None => line_end(bytes, at),
-            }
-        };
-        out.push(Region { start, end, role });
+/// The call that `marker`, found at `at`, opens: from its line's start to the end of its
+/// parentheses and of the calls chained to it (`nock(…).get(…).reply(…)`).
+fn call(bytes: &[u8], at: usize, m: &[u8], role: Role, out: &mut Vec<Region>) {
+    if is_word(m[0]) && at > 0 && (is_word(bytes[at - 1]) || bytes[at - 1] == b'.') {
+        return;
     }
+    let start = line_start(bytes, at);
+    let after = at + m.len();
+    let end = if m.last() == Some(&b'(') {
+        chain_end(bytes, after - 1).unwrap_or_else(|| line_end(bytes, at))
+    } else {
+        // `fetchMock.get(…)`, `stub_request :post, …`: the line, and a call it opens.
+        match memchr::memchr(b'(', &bytes[after..line_end(bytes, at)]) {
+            Some(i) => chain_end(bytes, after + i).unwrap_or_else(|| line_end(bytes, at)),
+            None => line_end(bytes, at),
+        }
+    };
+    out.push(Region { start, end, role });
 }
 
 /// Decorator lines that define a route, and Ruby's route lines.
-fn lines(text: &str, out: &mut Vec<Region>) {
+fn lines(text: &str, upto: usize, out: &mut Vec<Region>) {
     let bytes = text.as_bytes();
+    let head = &bytes[..upto];
     let mut start = 0;
-    for line in text.split_inclusive('\n') {
+    let ends = memchr::memchr_iter(b'\n', head).map(|i| i + 1);
+    for end in ends.chain((!head.is_empty() && !head.ends_with(b"\n")).then_some(head.len())) {
+        let line_start = start;
+        start = end;
+        // Only a decorator's or a Ruby verb's line can define a route: most lines end at their
+        // first byte that is not a space (one past ASCII: `trim_start` knows other spaces).
+        let first = bytes[line_start..end]
+            .iter()
+            .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c));
+        if !matches!(first, Some(b'@' | b'g' | b'p' | b'd' | 0x80..)) {
+            continue;
+        }
+        let line = &text[line_start..end];
         let trimmed = line.trim_start();
         let indent = line.len() - trimmed.len();
-        let end = start + line.len();
         // `@app.route(`: the decorator's name with its `(`.
         let head = trimmed.find('(').map(|i| &trimmed[..=i]);
         if let Some(head) = head.filter(|h| h.starts_with('@'))
             && DECORATED.iter().any(|d| head.ends_with(d))
         {
-            let open = start + indent + head.len() - 1;
+            let open = line_start + indent + head.len() - 1;
             let end = chain_end(bytes, open).unwrap_or(end);
             out.push(Region {
-                start,
+                start: line_start,
                 end,
                 role: ROUTE,
             });
         } else if ruby_route(trimmed) {
             out.push(Region {
-                start,
+                start: line_start,
                 end,
                 role: ROUTE,
             });
         }
-        start = end;
     }
 }
 
@@ -314,7 +358,7 @@ mod tests {
     fn role(text: &str, after: &str, needle: &str) -> Option<Role> {
         let from = text.find(after).unwrap();
         let at = from + text[from..].find(needle).unwrap();
-        role_at(&regions(text), at)
+        role_at(&regions(text, at), at)
     }
 
     #[test]
@@ -370,6 +414,71 @@ mod tests {
             "@property\ndef runners(self): return self.get('/api/v4/runners')\n",
         ] {
             assert_eq!(role(text, "", "/runners"), None, "{text}");
+        }
+    }
+
+    /// The regions as the first version found them: a search per marker, then each line.
+    fn regions_marker_by_marker(text: &str) -> Vec<Region> {
+        let bytes = text.as_bytes();
+        let mut out = Vec::new();
+        let msw = memchr::memmem::find(bytes, b"msw").is_some();
+        let sets: &[&[(&str, Role)]] = if msw { &[CALLS, MSW_CALLS] } else { &[CALLS] };
+        for &(marker, role) in sets.iter().copied().flatten() {
+            for at in memchr::memmem::find_iter(bytes, marker.as_bytes()) {
+                call(bytes, at, marker.as_bytes(), role, &mut out);
+            }
+        }
+        let mut start = 0;
+        for line in text.split_inclusive('\n') {
+            let trimmed = line.trim_start();
+            let end = start + line.len();
+            let head = trimmed.find('(').map(|i| &trimmed[..=i]);
+            if let Some(head) = head.filter(|h| h.starts_with('@'))
+                && DECORATED.iter().any(|d| head.ends_with(d))
+            {
+                let open = start + (line.len() - trimmed.len()) + head.len() - 1;
+                let end = chain_end(bytes, open).unwrap_or(end);
+                out.push(Region {
+                    start,
+                    end,
+                    role: ROUTE,
+                });
+            } else if ruby_route(trimmed) {
+                out.push(Region {
+                    start,
+                    end,
+                    role: ROUTE,
+                });
+            }
+            start = end;
+        }
+        out.sort_by_key(|r| (r.start, r.end, r.role.test, r.role.route));
+        out
+    }
+
+    proptest::proptest! {
+        /// The one-pass search finds what a search per marker finds, overlapping markers
+        /// (`mux.HandleFunc(`, `fetchMock.onGet(`) and lines with other spaces included.
+        #[test]
+        fn one_pass_finds_what_each_marker_finds(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "nock(", "fetchMock.", ".onGet(", "mux.HandleFunc(", ".HandleFunc(", "r.Get(",
+                "app.post(", "http.get(", "msw", "stub_request ", "responses.add(", "respx.",
+                "@app.route(", "@PostMapping(", "post '/x' do", "get \"/y\", to: 'a#b'",
+                "(", ")", "'", "\"", "`", "\n", " ", "\t", "\r", "\u{a0}", ".", "x", "user",
+            ]), 0..40),
+            percent in 0usize..=100,
+        ) {
+            let text = parts.concat();
+            let all = regions_marker_by_marker(&text);
+            proptest::prop_assert_eq!(&regions(&text, text.len()), &all, "{:?}", text);
+            // Up to an offset, the roles of the offsets before it are those of all regions.
+            let cut = text.len() * percent / 100;
+            let upto = (0..=cut).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+            let some = regions(&text, upto);
+            for at in 0..=upto {
+                proptest::prop_assert_eq!(role_at(&some, at), role_at(&all, at), "{:?} {}", text, upto);
+            }
         }
     }
 
