@@ -211,7 +211,10 @@ spec:
     let found = scan(&[("deploy/runner.yaml", legacy)]);
     let found = of(&found, "deploy/runner.yaml");
     for line in [10, 12, 13, 14, 15] {
-        assert!(found.contains(&(line, ARGS.to_string())), "line {line}: {found:?}");
+        assert!(
+            found.contains(&(line, ARGS.to_string())),
+            "line {line}: {found:?}"
+        );
     }
 
     let managed = r#"apiVersion: gitlab.k8s.alekc.dev/v1beta2
