@@ -237,3 +237,27 @@ spec:
     let found = scan(&[("deploy/managed.yaml", managed)]);
     assert!(of(&found, "deploy/managed.yaml").is_empty(), "{found:?}");
 }
+
+/// A Chef recipe's `execute` whose command string interpolates node attributes with Ruby's
+/// `#{…}` (quotes and parentheses inside): the words after an interpolation are read, so the
+/// flags after it are found. Another program's command in the same form stays silent.
+#[test]
+fn register_in_a_ruby_string_with_interpolations_reports_every_flag() {
+    let recipe = r#"runner = node['ci_runner']
+
+execute 'register-ci-runner' do
+  command "gitlab-runner register -n --url #{runner['url']} --registration-token #{runner['token']} --executor #{runner['executor']} --tag-list #{runner['tags'].join(',')} --locked=false"
+  not_if { ::File.exist?('/etc/gitlab-runner/config.toml') }
+end
+
+execute 'register-agent' do
+  command "build-agent register --url #{runner['url']} --tag-list #{runner['tags'].join(',')} --locked=false"
+end
+"#;
+    let found = scan(&[("cookbooks/ci/recipes/runner.rb", recipe)]);
+    assert_eq!(
+        of(&found, "cookbooks/ci/recipes/runner.rb"),
+        lines(&[(4, TOKEN), (4, ARGS)]),
+        "{found:?}"
+    );
+}

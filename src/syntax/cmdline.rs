@@ -909,6 +909,29 @@ fn flow_item(b: &[u8], at: usize, end: usize) -> Option<usize> {
     memchr::memchr(b']', &b[end..limit]).map(|i| end + i)
 }
 
+/// The end of a Ruby interpolation `#{…}` starting at `i` (its braces matched on its line:
+/// `#{node['ci']['tags'].join(',')}` is one part of a word, `)` and quotes included).
+fn interpolation_end(b: &[u8], i: usize) -> Option<usize> {
+    if b.get(i + 1) != Some(&b'{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (k, &c) in b[i + 1..].iter().enumerate().take(1024) {
+        match c {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1 + k + 1);
+                }
+            }
+            b'\n' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The items of a flow list `[a, "b"]` from `i` to its `]` (before `end`).
 fn flow_items(text: &str, mut i: usize, end: usize) -> Vec<Word<'_>> {
     let b = text.as_bytes();
@@ -1261,8 +1284,11 @@ struct Groups {
 /// in `known` for the rest of the line (each later group of the line is answered from it), and
 /// one that finds it is paid for by the text it skips.
 fn group_end(b: &[u8], i: usize, known: &mut Groups) -> Option<usize> {
-    if !matches!(b.get(i), Some(b'{' | b'$')) {
+    if !matches!(b.get(i), Some(b'{' | b'$' | b'#')) {
         return None;
+    }
+    if b[i] == b'#' {
+        return interpolation_end(b, i);
     }
     if !(known.from <= i && i < known.end) {
         let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| i + k);
@@ -1392,7 +1418,11 @@ fn words_into<'t>(
             }
         }
         let Some(&c) = b.get(i) else { break };
-        if matches!(c, b'\n' | b'\r' | b';' | b'|' | b'&' | b')' | b'#') || Some(c) == enclosing {
+        // `#` starts a comment, but `#{…}` is Ruby's (and CoffeeScript's) interpolation in a
+        // command string (`command "gitlab-runner register --url #{url} --tag-list …"`).
+        let comment = c == b'#' && b.get(i + 1) != Some(&b'{');
+        if matches!(c, b'\n' | b'\r' | b';' | b'|' | b'&' | b')') || comment || Some(c) == enclosing
+        {
             break;
         }
         // One word, with quotes removed. While it has neither quotes nor escapes, it reads as
