@@ -261,3 +261,58 @@ end
         "{found:?}"
     );
 }
+
+/// Files read for their commands by name: a Nomad job (HCL, `*.nomad`) whose task runs the
+/// runner image with `register` and its flags as `args`, and a Vagrantfile (Ruby) whose shell
+/// provisioner registers the runner in a heredoc. Each removed flag is found on its line; the
+/// same files for another program's image and command stay silent.
+#[test]
+fn nomad_jobs_and_vagrantfiles_are_read_for_register_flags() {
+    let nomad = r#"job "ci-runner" {
+  datacenters = ["dc1"]
+  group "runner" {
+    task "register" {
+      driver = "docker"
+      config {
+        image = "gitlab/gitlab-runner:alpine"
+        args = [
+          "register", "--non-interactive",
+          "--url", "https://gitlab.example.org/",
+          "--tag-list", "nomad,docker",
+          "--locked=false",
+        ]
+      }
+    }
+  }
+}
+"#;
+    let vagrant = r#"Vagrant.configure("2") do |config|
+  config.vm.box = "debian/bookworm64"
+  config.vm.provision "shell", inline: <<-SHELL
+    apt-get install -y gitlab-runner
+    gitlab-runner register --non-interactive \
+      --url http://192.168.56.10/ --executor shell \
+      --tag-list vagrant,shell --access-level not_protected
+  SHELL
+end
+"#;
+    let found = scan(&[("jobs/ci-runner.nomad", nomad), ("ci/Vagrantfile", vagrant)]);
+    assert_eq!(
+        of(&found, "jobs/ci-runner.nomad"),
+        lines(&[(11, ARGS), (12, ARGS)]),
+        "{found:?}"
+    );
+    assert_eq!(
+        of(&found, "ci/Vagrantfile"),
+        lines(&[(7, ARGS)]),
+        "{found:?}"
+    );
+
+    let other_job = nomad.replace("gitlab/gitlab-runner:alpine", "example/build-agent:2");
+    let other_box = vagrant.replace("gitlab-runner", "build-agent");
+    let found = scan(&[
+        ("jobs/agent.nomad", &other_job),
+        ("ci/agent/Vagrantfile", &other_box),
+    ]);
+    assert!(found.is_empty(), "{found:?}");
+}
