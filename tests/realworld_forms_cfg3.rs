@@ -316,3 +316,28 @@ end
     ]);
     assert!(found.is_empty(), "{found:?}");
 }
+
+/// A Windows install script that runs the runner by its quoted path (`& "C:\…\gitlab-runner.exe"
+/// register`, the path with a blank in it too): the command's flags after the closing quote are
+/// its arguments. A quoted sentence that ends in the program's name, and another program's
+/// quoted path, stay silent.
+#[test]
+fn register_through_a_quoted_program_path_reports_its_flags() {
+    let ps1 = r#"$ErrorActionPreference = "Stop"
+$runner = "C:\Program Files\GitLab-Runner"
+Write-Host "Installing gitlab-runner" --locked
+& "C:\Program Files\GitLab-Runner\gitlab-runner.exe" install
+& "C:\Program Files\GitLab-Runner\gitlab-runner.exe" register --non-interactive `
+  --url "https://gitlab.example.org/" `
+  --executor shell --shell pwsh `
+  --tag-list "windows,pwsh" `
+  --maximum-timeout 7200
+& "C:\BuildAgent\agent.exe" register --tag-list "windows" --locked="false"
+"#;
+    let found = scan(&[("windows/install-runner.ps1", ps1)]);
+    assert_eq!(
+        of(&found, "windows/install-runner.ps1"),
+        lines(&[(8, ARGS), (9, ARGS)]),
+        "{found:?}"
+    );
+}

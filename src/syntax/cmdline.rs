@@ -612,10 +612,41 @@ fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
         if b.get(end).is_some_and(|&c| is_word_byte(c)) {
             continue;
         }
+        // A quoted path that is the program word (`& "C:\GitLab-Runner\gitlab-runner.exe"
+        // register`): the program ends past its closing quote, its words are not quoted.
+        if quoted_path(b, at, end) {
+            end += 1;
+        }
         starts.push((at, end));
     }
     starts.sort_unstable();
     starts
+}
+
+/// Is the program at `at..end` the end of a quoted path that is a whole word followed by more
+/// words (`"C:\Program Files\GitLab-Runner\gitlab-runner.exe" register`,
+/// `'/usr/local/bin/gitlab-runner' register`)? Not an item of an exec-form list (`["…", …]`).
+fn quoted_path(b: &[u8], at: usize, end: usize) -> bool {
+    let Some(&q @ (b'"' | b'\'')) = b.get(end) else {
+        return false;
+    };
+    // A path: the program right after the quote or a directory separator (not the last word
+    // of a sentence, `"install gitlab-runner" …`).
+    let path = at > 0 && matches!(b[at - 1], b'/' | b'\\') || at > 0 && b[at - 1] == q;
+    if !path || !matches!(b.get(end + 1), Some(b' ' | b'\t')) {
+        return false;
+    }
+    let lo = at.saturating_sub(260);
+    let Some(open) = b[lo..at]
+        .iter()
+        .rposition(|&c| c == q || c == b'\n')
+        .map(|k| lo + k)
+        .filter(|&o| b[o] == q)
+    else {
+        return false;
+    };
+    let before = b[..open].trim_ascii_end();
+    (open == 0 || !is_word_byte(b[open - 1])) && !matches!(before.last(), Some(b'[' | b','))
 }
 
 /// The words after the program that spans `at..end` (an exec-form list's items, or the words of
@@ -654,7 +685,9 @@ enum Extent {
 
 /// The quote the program at `at..end` is written in, if any, and how far its words can run.
 fn shape(b: &[u8], at: usize, end: usize, yaml: bool, track: &mut Track) -> (Option<u8>, Extent) {
-    let enclosing = track.open_quote(b, at);
+    // Read at the program's end: the same as at its start, but for a quoted path that ends
+    // past its closing quote ([`quoted_path`]).
+    let enclosing = track.open_quote(b, end);
     let line_start = track.line_start;
     let list = exec_form(b, at, end, enclosing).or_else(|| {
         (yaml && enclosing.is_none())
