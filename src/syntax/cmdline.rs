@@ -632,7 +632,7 @@ fn quoted_path(b: &[u8], at: usize, end: usize) -> bool {
     };
     // A path: the program right after the quote or a directory separator (not the last word
     // of a sentence, `"install gitlab-runner" …`).
-    let path = at > 0 && matches!(b[at - 1], b'/' | b'\\') || at > 0 && b[at - 1] == q;
+    let path = at > 0 && (matches!(b[at - 1], b'/' | b'\\') || b[at - 1] == q);
     if !path || !matches!(b.get(end + 1), Some(b' ' | b'\t')) {
         return false;
     }
