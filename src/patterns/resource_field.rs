@@ -124,7 +124,7 @@ impl PatternKind for ResourceField {
 /// Is a type named for an event or webhook payload (`PipelineEvent`, `MergeRequestHook`,
 /// `WebhookPayload`)? Its nested `merge_request` and `runner` objects are the event's own, not
 /// the REST API's resources, even where a nested struct is named `MergeRequest`.
-fn is_event_type(t: &str) -> bool {
+pub(super) fn is_event_type(t: &str) -> bool {
     t.ends_with("Event")
         || t.ends_with("Events")
         || t.ends_with("Hook")

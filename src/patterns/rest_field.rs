@@ -261,7 +261,7 @@ fn value_written(text: &str, end: usize, values: &[String]) -> bool {
 }
 
 /// Is the key at `at..end` the program's own (a parameter annotation) or another resource's (a
-/// field of a type [`RestField::not_in_types`] names)?
+/// field of a type [`RestField::not_in_types`] names, or of a webhook event's type)?
 fn key_of_program(field: &RestField, ctx: &FileCtx, at: usize, end: usize) -> bool {
     let b = ctx.src.text.as_bytes();
     let colon = if b.get(end) == Some(&b'?') { end + 1 } else { end };
@@ -270,10 +270,11 @@ fn key_of_program(field: &RestField, ctx: &FileCtx, at: usize, end: usize) -> bo
     if key && code && parameter_annotation(ctx.src.path, ctx.src.text, at) {
         return true;
     }
-    !field.not_in_types.is_empty()
-        && ctx
-            .enclosing_type(at)
-            .is_some_and(|t| field.not_in_types.iter().any(|w| t.contains(w.as_str())))
+    // A webhook event's type is not the response of the endpoint the file calls.
+    ctx.enclosing_type(at).is_some_and(|t| {
+        super::resource_field::is_event_type(t)
+            || field.not_in_types.iter().any(|w| t.contains(w.as_str()))
+    })
 }
 
 fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {

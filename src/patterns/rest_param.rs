@@ -11,7 +11,7 @@ use super::rest_endpoint::makes_requests;
 use super::{Hit, PatternKind, path_anchor};
 use crate::syntax::sdk::Sdk;
 use crate::syntax::sdk_declarations::path_segments;
-use crate::syntax::{Method, RestApi};
+use crate::syntax::{Method, RestApi, rest};
 use crate::syntax::{FileCtx, FileKind, is_ident_byte};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -92,8 +92,16 @@ impl PatternKind for RestParam {
             else {
                 continue;
             };
-            for at in param_offsets(call.statement, &self.name) {
-                let at = base + at;
+            let mut places: Vec<usize> = param_offsets(call.statement, &self.name)
+                .map(|at| base + at)
+                .collect();
+            // A body built in a variable before the request, and handed to it.
+            for (s, e) in rest::body_builders(text, base, base + call.statement.len()) {
+                let part = &text[s..e];
+                places.extend(param_offsets(part, &self.name).map(|at| s + at));
+                places.extend(setter_offsets(part, &self.name).map(|at| s + at));
+            }
+            for at in places {
                 if !ctx.src.in_comment(at) && !out.iter().any(|h: &Hit| h.start == at) {
                     out.push(Hit::new(at, at + self.name.len(), self.name.as_str()));
                 }
@@ -177,6 +185,29 @@ fn param_offsets<'s>(stmt: &'s str, name: &'s str) -> impl Iterator<Item = usize
             Some(b':') => b.get(e + 1).is_none_or(|c| *c == b' '),
             _ => false,
         }
+    })
+}
+
+/// The places of `name` set as an entry of a body being built: `form.Add("name", v)`,
+/// `form.append('name', v)`, `params.put("name", v)`, `data["name"] = v`.
+fn setter_offsets<'s>(part: &'s str, name: &'s str) -> impl Iterator<Item = usize> + 's {
+    const SETTERS: [&str; 6] = [".Add(", ".Set(", ".add(", ".set(", ".append(", ".put("];
+    let b = part.as_bytes();
+    memchr::memmem::find_iter(b, name.as_bytes()).filter(move |&at| {
+        let end = at + name.len();
+        let Some(&q) = at.checked_sub(1).map(|i| &b[i]).filter(|q| matches!(q, b'"' | b'\'')) else {
+            return false;
+        };
+        if b.get(end) != Some(&q) {
+            return false;
+        }
+        let lead = &part[..at - 1];
+        let tail = part[end + 1..].trim_start();
+        (SETTERS.iter().any(|s| lead.ends_with(s)) && tail.starts_with(','))
+            || (lead.ends_with('[')
+                && tail.starts_with(']')
+                && tail[1..].trim_start().starts_with('=')
+                && !tail[1..].trim_start().starts_with("=="))
     })
 }
 

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::{FileCtx, FileKind, is_ident_byte, line_start};
+use super::{FileCtx, FileKind, is_ident_byte, line_start, line_start_within};
 
 /// Which REST surface a path belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -503,6 +503,9 @@ fn call_span_at(text: &str, at: usize, levels: usize) -> Option<(usize, usize)> 
     let open = open?;
     let mut depth = 0usize;
     let upper = (at + 4000).min(b.len());
+    // A generic call (`api.getJson<{ merge_status: string }>(…)`, `client.get<MergeRequest>(…)`):
+    // the statement starts at its callee, before the type arguments.
+    let callee = generic_arguments_start(b, open).unwrap_or(open);
     let close = (open..upper).find(|&i| {
         match b[i] {
             b'(' => depth += 1,
@@ -514,11 +517,41 @@ fn call_span_at(text: &str, at: usize, levels: usize) -> Option<(usize, usize)> 
         }
         false
     })?;
-    let start = b[..open]
+    let start = b[..callee]
         .iter()
         .rposition(|&c| c == b'\n')
         .map_or(0, |i| i + 1);
     Some((start, close + 1))
+}
+
+/// Where the type arguments of a generic call whose `(` is at `open` start (the `<` after the
+/// callee's name), if `(` follows a `>` that closes them within a few lines.
+fn generic_arguments_start(b: &[u8], open: usize) -> Option<usize> {
+    if open == 0 || b[open - 1] != b'>' {
+        return None;
+    }
+    let lower = open.saturating_sub(1000);
+    // Angle brackets, and the braces of a type literal (whose members end in `;`).
+    let (mut depth, mut braces) = (0usize, 0usize);
+    for i in (lower..open).rev() {
+        match b[i] {
+            b'>' => depth += 1,
+            b'<' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    // A name, not a space or an operator, is right before the type arguments.
+                    return (i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_'))
+                        .then_some(i);
+                }
+            }
+            b'}' => braces += 1,
+            b'{' => braces = braces.checked_sub(1)?,
+            b';' if braces == 0 => return None,
+            b'(' | b')' => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The statement of a URL at `at` and the method it shows: the call expression in code (or,
@@ -752,6 +785,20 @@ pub fn method_in(ctx: &str) -> Option<Method> {
             return Some(*m);
         }
     }
+    // A client's method named for the verb, in camel case: `api.getJson(…)`,
+    // `http.postJson<T>(…)`, `client.deleteWithAuth(…)`.
+    for m in Method::ALL {
+        let dotted = format!(".{}", m.as_str().to_ascii_lowercase());
+        if ctx.match_indices(&dotted).any(|(i, _)| {
+            let rest = &ctx[i + dotted.len()..];
+            rest.starts_with(|c: char| c.is_ascii_uppercase())
+                && rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .is_some_and(|k| rest[k..].starts_with(['(', '<']))
+        }) {
+            return Some(m);
+        }
+    }
     // A method handed to a request helper as a string argument of its own, written as HTTP
     // writes it: `doRequest(ctx, "GET", url)`, `new Request('GET', $url)`.
     for m in Method::ALL {
@@ -867,6 +914,7 @@ fn normalize_literal(lit: &str) -> Option<String> {
 fn hands_to_request_builder(stmt: &str) -> bool {
     [
         "NewRequest(",
+        "NewRequestWithContext(",
         "withPath(",
         "RequestHelper.",
         "endpoint`",
@@ -1071,9 +1119,141 @@ fn window(text: &str, at: usize) -> (usize, &str) {
     (start, &text[start..end])
 }
 
+/// How many lines, and bytes, before a request a variable that holds its body is looked for.
+const BODY_REACH_LINES: usize = 30;
+const BODY_REACH_BYTES: usize = 8192;
+
+/// Where a request's body is built before the request (`form := url.Values{}` …
+/// `form.Add("token", t)` … `NewRequest(…, strings.NewReader(form.Encode()))`, `data = {` …
+/// `}` … `requests.post(url, data=data)`): for each variable the statement at
+/// `stmt_start..stmt_end` names that is assigned in the lines before it (up to
+/// [`BODY_REACH_LINES`], not past the function's start), the assigned value's braces, and the
+/// lines after it that write the variable (`form.Add(`, `data["k"] =`), as byte ranges.
+pub fn body_builders(text: &str, stmt_start: usize, stmt_end: usize) -> Vec<(usize, usize)> {
+    let stmt = &text[stmt_start..stmt_end];
+    let b = text.as_bytes();
+    // Read back at most this far: a line of thousands of requests is not read for each.
+    let floor = stmt_start.saturating_sub(BODY_REACH_BYTES);
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut end = line_start_within(b, stmt_start, stmt_start - floor);
+    while lines.len() < BODY_REACH_LINES && end > floor {
+        let start = line_start_within(b, end - 1, end - 1 - floor);
+        let line = &text[start..end];
+        let code = line.trim_start();
+        if ["func ", "def ", "function ", "fn "]
+            .iter()
+            .any(|k| code.starts_with(k))
+        {
+            break;
+        }
+        lines.push((start, line));
+        end = start;
+    }
+    lines.reverse();
+    let mut out = Vec::new();
+    for (i, &(start, line)) in lines.iter().enumerate() {
+        let Some(var) = assigned_name(line).filter(|v| names_word(stmt, v)) else {
+            continue;
+        };
+        // The value's braces (a map or dict literal over several lines).
+        let value_end = line
+            .find(['{', '['])
+            .and_then(|k| balanced_end(text, start + k, stmt_start))
+            .unwrap_or(start + line.len());
+        out.push((start, value_end));
+        for &(s, l) in &lines[i + 1..] {
+            let code = l.trim_start();
+            if code.starts_with(var)
+                && code[var.len()..].starts_with(['.', '['])
+                && code.contains(['"', '\''])
+            {
+                out.push((s, s + l.len()));
+            }
+        }
+    }
+    out
+}
+
+/// The variable a line assigns: `form := url.Values{}`, `data = {`, `const body = {`,
+/// `var form = new FormData()`.
+fn assigned_name(line: &str) -> Option<&str> {
+    let code = line.trim_start();
+    let code = ["const ", "let ", "var ", "val "]
+        .iter()
+        .find_map(|k| code.strip_prefix(k))
+        .unwrap_or(code);
+    let name_end = code.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))?;
+    let (name, rest) = code.split_at(name_end);
+    let rest = rest.trim_start();
+    let rest = rest
+        .strip_prefix(':')
+        .filter(|r| !r.starts_with('='))
+        .map_or(rest, |r| {
+            r.trim_start_matches(|c: char| c != '=' && c != '\n')
+        });
+    (!name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && (rest.starts_with("= ") || rest.starts_with(":= ") || rest.starts_with("=\t")))
+    .then_some(name)
+}
+
+/// Does `text` hold `word` as a whole identifier?
+fn names_word(text: &str, word: &str) -> bool {
+    let b = text.as_bytes();
+    text.match_indices(word).any(|(at, _)| {
+        (at == 0 || !is_ident_byte(b[at - 1]))
+            && !b.get(at + word.len()).is_some_and(|&c| is_ident_byte(c))
+    })
+}
+
+/// The offset after the bracket that closes the one at `open`, if it closes before `limit`.
+fn balanced_end(text: &str, open: usize, limit: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    for (i, &c) in b.iter().enumerate().take(limit).skip(open) {
+        match c {
+            b'{' | b'[' | b'(' => depth += 1,
+            b'}' | b']' | b')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn assignments_of_a_body() {
+        for (line, name) in [
+            ("\tform := url.Values{}\n", Some("form")),
+            ("    payload = {\n", Some("payload")),
+            ("  const body: RegisterBody = {\n", Some("body")),
+            ("let data = new FormData();\n", Some("data")),
+            ("    if payload == {}:\n", None),
+            ("    payload[\"token\"] = t\n", None),
+            ("    return payload\n", None),
+        ] {
+            assert_eq!(assigned_name(line), name, "{line:?}");
+        }
+        let text = "payload = {\n    \"token\": t,\n}\npayload[\"tag_list\"] = tags\nrequests.post(url, data=payload)\n";
+        let at = text.find("requests").unwrap();
+        let spans = body_builders(text, at, text.len());
+        let parts: Vec<_> = spans.iter().map(|&(a, b)| &text[a..b]).collect();
+        assert_eq!(
+            parts,
+            [
+                "payload = {\n    \"token\": t,\n}",
+                "payload[\"tag_list\"] = tags\n"
+            ]
+        );
+    }
 
     #[test]
     fn test_names_are_prose() {
