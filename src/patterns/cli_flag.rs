@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::check::{Fields, is_ident};
-use super::cli_command::{parse_aliases, program, program_and_subcommand, runs_commands};
+use super::cli_command::{program, program_and_subcommand, runs_commands};
 use super::variable::VARIABLE_NAME;
 use super::{Hit, PatternKind, with_values, word_hits};
 use crate::syntax::cmdline::{Command, DashWitness, dash_head};
@@ -13,10 +13,6 @@ use crate::syntax::{FileCtx, FileKind, WordBytes, is_ident_byte};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CliFlag {
     pub command: String,
-    /// Other names of the program (`gitlab-ci-multi-runner`, the runner's name before 10.0):
-    /// its commands, and the file naming it, count as the program's.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub aliases: Vec<String>,
     pub flag: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub short: Option<String>,
@@ -31,6 +27,15 @@ pub struct CliFlag {
     /// (`--shell cmd`, `RUNNER_SHELL='cmd'`); empty: any value.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,
+    /// Other names of the program that run the same command (`gitlab-ci-multi-runner`, the
+    /// runner's name before 10.0): `alias register --flag` is the same use.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// What runs the program inside its image (the runner image's `/entrypoint`): a name other
+    /// programs' images use too, so `entrypoint register --flag` counts only in a file that
+    /// names the program (its image).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub entrypoints: Vec<String>,
 }
 
 /// A long flag and its short form, compared a few bytes at a time: a command's line is checked
@@ -71,13 +76,13 @@ impl<'f> FlagHeads<'f> {
 impl PatternKind for CliFlag {
     const NAME: &'static str = "cli_flag";
     const REQUIRED: &'static [&'static str] = &["command", "flag"];
-    const OPTIONAL: &'static [&'static str] = &["aliases", "short", "env", "context", "values"];
-    const MATCHES: &'static str = "`command … --flag` (also under one of the program's `aliases`), `--flag=value`, the short flag; in a file naming the program or a `context`, the environment variable, the flag as a quoted argument (`[\"register\", \"--locked=false\"]`) and as a YAML list item (`- --tag-list docker`); with `values`, only those values (`--shell cmd`, `RUNNER_SHELL='cmd'`)";
+    const OPTIONAL: &'static [&'static str] =
+        &["short", "env", "context", "values", "aliases", "entrypoints"];
+    const MATCHES: &'static str = "`command … --flag`, `--flag=value`, the short flag; in a file naming the program or a `context`, the environment variable, the flag as a quoted argument (`[\"register\", \"--locked=false\"]`) and as a YAML list item (`- --tag-list docker`); with `values`, only those values (`--shell cmd`, `RUNNER_SHELL='cmd'`); the same under the program's `aliases` (old names), and under its image's `entrypoints` in a file naming the program";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let command = f.text("command")?;
         let command = f.check.non_empty(&command, "command")?;
-        let aliases = parse_aliases(f)?;
         let flag = f.text("flag")?;
         let flag_ok = flag.value.starts_with("--")
             && flag.value.len() > 2
@@ -101,14 +106,19 @@ impl PatternKind for CliFlag {
         let context = f.list("context")?;
         let context = f.check.strings(&context, "context")?;
         let values = f.values()?;
+        let aliases = f.list("aliases")?;
+        let aliases = f.check.strings(&aliases, "aliases")?;
+        let entrypoints = f.list("entrypoints")?;
+        let entrypoints = f.check.strings(&entrypoints, "entrypoints")?;
         Some(CliFlag {
             command,
-            aliases,
             flag,
             short,
             env,
             context,
             values,
+            aliases,
+            entrypoints,
         })
     }
 
@@ -124,12 +134,10 @@ impl PatternKind for CliFlag {
         v
     }
 
-    /// The subcommand, which [`FileCtx::commands`] asks about first, the context and the
-    /// program's other names.
+    /// The subcommand, which [`FileCtx::commands`] asks about first, and the context.
     fn searched(&self) -> Vec<String> {
         let mut v = vec![program_and_subcommand(&self.command).1.to_string()];
         v.extend(self.context.iter().cloned());
-        v.extend(self.aliases.iter().cloned());
         v
     }
 
@@ -167,20 +175,8 @@ impl PatternKind for CliFlag {
         // The flags' bits ([`dash_head`]): only the commands whose line has one of them are
         // read, and of those only the ones whose line holds the flag or the short flag.
         let bits = dash_head(flag) | short.map_or(0, dash_head);
-        let commands = written.then(|| ctx.flagged_commands(program, sub, bits));
-        let mut commands: &[Command] = commands.as_deref().map_or(&[], |c| c.as_slice());
-        // The program under another name: its commands join the program's (a file rarely
-        // holds both, so the list is copied only then).
-        let renamed: Vec<Command>;
-        let named_otherwise = |a: &&String| written && ctx.contains(a);
-        if self.aliases.iter().any(|a| named_otherwise(&a)) {
-            renamed = (commands.iter().cloned())
-                .chain(self.aliases.iter().filter(named_otherwise).flat_map(|a| {
-                    ctx.flagged_commands(a, sub, bits).iter().cloned().collect::<Vec<_>>()
-                }))
-                .collect();
-            commands = &renamed;
-        }
+        let commands = written.then(|| self.commands(ctx, program, sub, bits));
+        let commands: &[Command] = commands.as_deref().map_or(&[], |c| c.as_slice());
         // The commands in the order they are written, and where the words of each start.
         let mut order: Vec<usize> = (0..commands.len()).collect();
         order.sort_by_key(|&k| commands[k].program.start);
@@ -229,7 +225,8 @@ impl PatternKind for CliFlag {
                 }
             });
         }
-        // What needs evidence that the file runs the program: its name or a context.
+        // What needs evidence that the file runs the program: its name (or an old one) or a
+        // context.
         let named = ctx.contains(program) || self.aliases.iter().any(|a| ctx.contains(a));
         if !(named || self.context.iter().any(|c| ctx.contains(c))) {
             return self.with_value(out, text);
@@ -278,6 +275,34 @@ impl PatternKind for CliFlag {
 }
 
 impl CliFlag {
+    /// The commands of the program and of its other names whose line holds one of the flags'
+    /// `bits`: the program's own list as found once per file, merged only where an alias (or,
+    /// in a file naming the program, an entrypoint) occurs.
+    fn commands<'a>(
+        &self,
+        ctx: &FileCtx<'_, 'a>,
+        program: &str,
+        sub: &str,
+        bits: u64,
+    ) -> std::rc::Rc<Vec<Command<'a>>> {
+        let own = ctx.flagged_commands(program, sub, bits);
+        let entrypoints = (!self.entrypoints.is_empty() && ctx.contains(program))
+            .then_some(self.entrypoints.iter())
+            .into_iter()
+            .flatten();
+        let others: Vec<&String> = (self.aliases.iter().chain(entrypoints))
+            .filter(|name| ctx.contains(name))
+            .collect();
+        if others.is_empty() {
+            return own;
+        }
+        let mut all = own.as_ref().clone();
+        for name in others {
+            all.extend(ctx.flagged_commands(name, sub, bits).iter().cloned());
+        }
+        std::rc::Rc::new(all)
+    }
+
     /// With `values`, the hits whose value (written after them: `=cmd`, ` cmd`, `='cmd'`,
     /// `: "cmd"`, `", "cmd"`) is one of them; else all.
     fn with_value(&self, mut hits: Vec<Hit>, text: &[u8]) -> Vec<Hit> {
