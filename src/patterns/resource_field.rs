@@ -278,7 +278,8 @@ impl ResourceField {
         if snake
             && (go_tag(text, at, end) || ts_member(text, at, end) || literal_key(text, at, end))
         {
-            return owner_name(text, at).is_some_and(|o| self.resource.names_type(o));
+            return owner_name(text, at).is_some_and(|o| self.resource.names_type(o))
+                || spread_of_resource(text, at).is_some_and(|v| self.resource.names_variable(v));
         }
         // The receiver's end: `mr.x`, `mr["x"]`, `mr[:x]`, `mr.get("x")`, `mr.getX()`.
         let quoted = matches!(b[at - 1], b'"' | b'\'') && b.get(end) == Some(&b[at - 1]);
@@ -394,6 +395,40 @@ fn owner_name(text: &str, at: usize) -> Option<&str> {
         end = start - 1;
     }
     None
+}
+
+/// The variable an object literal around `at` copies before its keys (`{ ...baseMergeRequest,
+/// merged_by: … }`, Python's `{**mr, "merge_status": …}`): the literal is a copy of that value.
+fn spread_of_resource(text: &str, at: usize) -> Option<&str> {
+    let b = text.as_bytes();
+    let from = at.saturating_sub(OWNER_LOOK_BACK);
+    let mut depth = 0usize;
+    let open = (from..at).rev().find(|&i| match b[i] {
+        b'}' | b')' | b']' => {
+            depth += 1;
+            false
+        }
+        b'(' | b'[' => {
+            depth = depth.saturating_sub(1);
+            false
+        }
+        b'{' if depth == 0 => true,
+        b'{' => {
+            depth -= 1;
+            false
+        }
+        _ => false,
+    })?;
+    let inside = &text[open + 1..at];
+    ["...", "**"].iter().find_map(|mark| {
+        inside.match_indices(mark).find_map(|(i, _)| {
+            let rest = &inside[i + mark.len()..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            (end > 0 && rest[end..].trim_start().starts_with(',')).then(|| &rest[..end])
+        })
+    })
 }
 
 /// The name a declaration line gives: after `type`, `interface`, `class`, `struct`, or before
