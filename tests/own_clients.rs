@@ -211,3 +211,39 @@ fn an_options_parameter_sends_its_types_fields() {
          the list options' tag_list"
     );
 }
+
+const PHP_CLIENT_TEST: &str = r#"<?php
+
+namespace Gitlab\Tests\Api;
+
+final class MergeRequestsTest extends TestCase
+{
+    public function testChanges(): void
+    {
+        $api = $this->getApiMock();
+        $api->expects($this->once())
+            ->method('get')
+            ->with('projects/1/merge_requests/2/changes')
+            ->willReturn(['id' => 1]);
+        $this->assertSame(['id' => 1], $api->changes(1, 2));
+    }
+
+    public function testTitle(): void
+    {
+        $api = $this->getApiMock();
+        $api->expects($this->once())
+            ->method('get')
+            ->with('projects/1/merge_requests/2/title')
+            ->willReturn('x');
+    }
+}
+"#;
+
+#[test]
+fn a_method_on_a_line_above_in_the_chain_is_the_calls() {
+    assert_eq!(
+        scan(&[("tests/Api/MergeRequestsTest.php", PHP_CLIENT_TEST)]),
+        keys(&[("tests/Api/MergeRequestsTest.php", 12, "mr-changes-endpoint")]),
+        "the mock's expected GET of the changes path, whose method is two lines above"
+    );
+}

@@ -608,7 +608,8 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
             let chain = text[at..limit].find(';').map(|i| &text[line_start..at + i]);
             let method = method_in(near)
                 .or_else(|| method_in(stmt))
-                .or_else(|| chain.and_then(method_in));
+                .or_else(|| chain.and_then(method_in))
+                .or_else(|| chain_above(text, at).and_then(method_in));
             (chain.filter(|_| span.is_none()).unwrap_or(stmt), method)
         }
         FileKind::Yaml | FileKind::Helm | FileKind::Ci | FileKind::Shell
@@ -623,6 +624,34 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
         _ => (near, method_in(near)),
     }
 }
+
+/// The lines of a call chain written over lines above the one of `at`, from its head to `at`
+/// (PHPUnit's `$api->expects(…)` / `->method('get')` / `->with('projects/1/…')`, a builder's
+/// `.get()` / `.uri("/runners")`), when `at`'s line continues a chain (starts with `->` or `.`).
+fn chain_above(text: &str, at: usize) -> Option<&str> {
+    let b = text.as_bytes();
+    let continues = |start: usize| {
+        let code = text[start..].trim_start_matches([' ', '\t']);
+        code.starts_with("->") || (code.starts_with('.') && !code.starts_with(".."))
+    };
+    let mut start = line_start_within(b, at, WINDOW);
+    if !continues(start) {
+        return None;
+    }
+    for _ in 0..CHAIN_LINES {
+        if start == 0 {
+            break;
+        }
+        start = line_start_within(b, start - 1, WINDOW);
+        if !continues(start) {
+            break;
+        }
+    }
+    Some(&text[start..at])
+}
+
+/// How many lines above a place its call chain is read for the method.
+const CHAIN_LINES: usize = 8;
 
 /// A shell variable assigned the URL (`url=https://…/api/v4/runners`) and used by the next
 /// command that shows a method (`curl -sfX GET "$url"`, within 8 lines): the statement from
