@@ -158,3 +158,92 @@ fn a_body_built_before_the_request_is_sent_with_it() {
         "the payload's keys, not those of a dict the request is not given"
     );
 }
+
+const GO_SDK_OPTIONS: &str = r#"package gitlab
+
+import "net/http"
+
+// RegisterRunnerOptions are the arguments of RegisterRunner.
+type RegisterRunnerOptions struct {
+	Token       *string   `url:"token" json:"token"`
+	Description *string   `url:"description,omitempty" json:"description,omitempty"`
+	TagList     *[]string `url:"tag_list[],omitempty" json:"tag_list,omitempty"`
+}
+
+// ListRunnersOptions are the arguments of ListRunners.
+type ListRunnersOptions struct {
+	TagList *[]string `url:"tag_list,comma,omitempty" json:"tag_list,omitempty"`
+}
+
+// RegisterRunner registers a runner with a registration token.
+func (s *RunnersService) RegisterRunner(opt *RegisterRunnerOptions, options ...RequestOptionFunc) (*Runner, *Response, error) {
+	req, err := s.client.NewRequest(http.MethodPost, "runners", opt, options)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := new(Runner)
+	resp, err := s.client.Do(req, r)
+	return r, resp, err
+}
+
+// ListRunners lists the runners the user sees.
+func (s *RunnersService) ListRunners(opt *ListRunnersOptions, options ...RequestOptionFunc) ([]*Runner, *Response, error) {
+	req, err := s.client.NewRequest(http.MethodGet, "runners", opt, options)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rs []*Runner
+	resp, err := s.client.Do(req, &rs)
+	return rs, resp, err
+}
+"#;
+
+#[test]
+fn an_options_parameter_sends_its_types_fields() {
+    assert_eq!(
+        scan(&[("runners.go", GO_SDK_OPTIONS)]),
+        keys(&[
+            ("runners.go", 7, "runners-api-registration-token"),
+            ("runners.go", 9, "runners-api-registration-token"),
+            ("runners.go", 19, "runners-api-registration-token"),
+        ]),
+        "the register options' token and tag_list (one finding per field, not per tag), not \
+         the list options' tag_list"
+    );
+}
+
+const PHP_CLIENT_TEST: &str = r#"<?php
+
+namespace Gitlab\Tests\Api;
+
+final class MergeRequestsTest extends TestCase
+{
+    public function testChanges(): void
+    {
+        $api = $this->getApiMock();
+        $api->expects($this->once())
+            ->method('get')
+            ->with('projects/1/merge_requests/2/changes')
+            ->willReturn(['id' => 1]);
+        $this->assertSame(['id' => 1], $api->changes(1, 2));
+    }
+
+    public function testTitle(): void
+    {
+        $api = $this->getApiMock();
+        $api->expects($this->once())
+            ->method('get')
+            ->with('projects/1/merge_requests/2/title')
+            ->willReturn('x');
+    }
+}
+"#;
+
+#[test]
+fn a_method_on_a_line_above_in_the_chain_is_the_calls() {
+    assert_eq!(
+        scan(&[("tests/Api/MergeRequestsTest.php", PHP_CLIENT_TEST)]),
+        keys(&[("tests/Api/MergeRequestsTest.php", 12, "mr-changes-endpoint")]),
+        "the mock's expected GET of the changes path, whose method is two lines above"
+    );
+}

@@ -27,6 +27,15 @@ pub struct CliFlag {
     /// (`--shell cmd`, `RUNNER_SHELL='cmd'`); empty: any value.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<String>,
+    /// Other names of the program that run the same command (`gitlab-ci-multi-runner`, the
+    /// runner's name before 10.0): `alias register --flag` is the same use.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// What runs the program inside its image (the runner image's `/entrypoint`): a name other
+    /// programs' images use too, so `entrypoint register --flag` counts only in a file that
+    /// names the program (its image).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub entrypoints: Vec<String>,
 }
 
 /// A long flag and its short form, compared a few bytes at a time: a command's line is checked
@@ -67,8 +76,9 @@ impl<'f> FlagHeads<'f> {
 impl PatternKind for CliFlag {
     const NAME: &'static str = "cli_flag";
     const REQUIRED: &'static [&'static str] = &["command", "flag"];
-    const OPTIONAL: &'static [&'static str] = &["short", "env", "context", "values"];
-    const MATCHES: &'static str = "`command … --flag`, `--flag=value`, the short flag; in a file naming the program or a `context`, the environment variable, the flag as a quoted argument (`[\"register\", \"--locked=false\"]`) and as a YAML list item (`- --tag-list docker`); with `values`, only those values (`--shell cmd`, `RUNNER_SHELL='cmd'`)";
+    const OPTIONAL: &'static [&'static str] =
+        &["short", "env", "context", "values", "aliases", "entrypoints"];
+    const MATCHES: &'static str = "`command … --flag`, `--flag=value`, the short flag; in a file naming the program or a `context`, the environment variable, the flag as a quoted argument (`[\"register\", \"--locked=false\"]`) and as a YAML list item (`- --tag-list docker`); with `values`, only those values (`--shell cmd`, `RUNNER_SHELL='cmd'`); the same under the program's `aliases` (old names), and under its image's `entrypoints` in a file naming the program";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let command = f.text("command")?;
@@ -96,6 +106,10 @@ impl PatternKind for CliFlag {
         let context = f.list("context")?;
         let context = f.check.strings(&context, "context")?;
         let values = f.values()?;
+        let aliases = f.list("aliases")?;
+        let aliases = f.check.strings(&aliases, "aliases")?;
+        let entrypoints = f.list("entrypoints")?;
+        let entrypoints = f.check.strings(&entrypoints, "entrypoints")?;
         Some(CliFlag {
             command,
             flag,
@@ -103,6 +117,8 @@ impl PatternKind for CliFlag {
             env,
             context,
             values,
+            aliases,
+            entrypoints,
         })
     }
 
@@ -159,7 +175,7 @@ impl PatternKind for CliFlag {
         // The flags' bits ([`dash_head`]): only the commands whose line has one of them are
         // read, and of those only the ones whose line holds the flag or the short flag.
         let bits = dash_head(flag) | short.map_or(0, dash_head);
-        let commands = written.then(|| ctx.flagged_commands(program, sub, bits));
+        let commands = written.then(|| self.commands(ctx, program, sub, bits));
         let commands: &[Command] = commands.as_deref().map_or(&[], |c| c.as_slice());
         // The commands in the order they are written, and where the words of each start.
         let mut order: Vec<usize> = (0..commands.len()).collect();
@@ -209,8 +225,10 @@ impl PatternKind for CliFlag {
                 }
             });
         }
-        // What needs evidence that the file runs the program: its name or a context.
-        if !(ctx.contains(program) || self.context.iter().any(|c| ctx.contains(c))) {
+        // What needs evidence that the file runs the program: its name (or an old one) or a
+        // context.
+        let named = ctx.contains(program) || self.aliases.iter().any(|a| ctx.contains(a));
+        if !(named || self.context.iter().any(|c| ctx.contains(c))) {
             return self.with_value(out, text);
         }
         // The flag as a quoted argument of a list that holds the subcommand
@@ -257,6 +275,34 @@ impl PatternKind for CliFlag {
 }
 
 impl CliFlag {
+    /// The commands of the program and of its other names whose line holds one of the flags'
+    /// `bits`: the program's own list as found once per file, merged only where an alias (or,
+    /// in a file naming the program, an entrypoint) occurs.
+    fn commands<'a>(
+        &self,
+        ctx: &FileCtx<'_, 'a>,
+        program: &str,
+        sub: &str,
+        bits: u64,
+    ) -> std::rc::Rc<Vec<Command<'a>>> {
+        let own = ctx.flagged_commands(program, sub, bits);
+        let entrypoints = (!self.entrypoints.is_empty() && ctx.contains(program))
+            .then_some(self.entrypoints.iter())
+            .into_iter()
+            .flatten();
+        let others: Vec<&String> = (self.aliases.iter().chain(entrypoints))
+            .filter(|name| ctx.contains(name))
+            .collect();
+        if others.is_empty() {
+            return own;
+        }
+        let mut all = own.as_ref().clone();
+        for name in others {
+            all.extend(ctx.flagged_commands(name, sub, bits).iter().cloned());
+        }
+        std::rc::Rc::new(all)
+    }
+
     /// With `values`, the hits whose value (written after them: `=cmd`, ` cmd`, `='cmd'`,
     /// `: "cmd"`, `", "cmd"`) is one of them; else all.
     fn with_value(&self, mut hits: Vec<Hit>, text: &[u8]) -> Vec<Hit> {

@@ -27,6 +27,16 @@ pub struct IacArgument {
     pub context: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub when: Option<String>,
+    /// The keys the argument counts under (`gitlab_runner:` above `registration_token:` in a
+    /// Salt pillar or Ansible vars, `default['gitlab-runner']['registration-token']` in Chef
+    /// attributes, `"gitlab_runner": {` in JSON); with `context`, only in a file naming one of
+    /// its literals.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parents: Vec<String>,
+    /// With `parents`: words of other systems' keys (`github`, `actions`): the argument under a
+    /// key holding one is theirs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_under: Vec<String>,
 }
 
 const KEY: &str = "an argument is letters, digits, `_` and `-`, e.g. `registration_token`";
@@ -34,8 +44,8 @@ const KEY: &str = "an argument is letters, digits, `_` and `-`, e.g. `registrati
 impl PatternKind for IacArgument {
     const NAME: &'static str = "iac_argument";
     const REQUIRED: &'static [&'static str] = &["argument"];
-    const OPTIONAL: &'static [&'static str] = &["blocks", "context", "when"];
-    const MATCHES: &'static str = "an argument (`name:`, `name =`, `name =>`) of a named block (an Ansible module task, a Terraform resource), or of a file naming a `context`, optionally only `when` another argument is in the same block";
+    const OPTIONAL: &'static [&'static str] = &["blocks", "context", "when", "parents", "not_under"];
+    const MATCHES: &'static str = "an argument (`name:`, `name =`, `name =>`) of a named block (an Ansible module task, a Terraform resource), or of a file naming a `context`, optionally only `when` another argument is in the same block; with `parents`, a key under one of those keys (`gitlab_runner:` above it, `['gitlab_runner']['name']`, `gitlab_runner.name`), in a file naming a `context` if given, and under no key naming one of `not_under`";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let argument = f.text("argument")?;
@@ -48,7 +58,21 @@ impl PatternKind for IacArgument {
             None => None,
             Some(w) => Some(f.check.ident(&w, "argument", &['-'], KEY)?),
         };
-        let (blocks, context) = (blocks?, context?);
+        let parents = f.list("parents")?;
+        let parents = f.check.strings(&parents, "parent key");
+        let not_under = f.list("not_under")?;
+        let not_under = f.check.strings(&not_under, "key word")?;
+        let (blocks, context, parents) = (blocks?, context?, parents?);
+        if !parents.is_empty() && blocks.is_empty() {
+            return Some(IacArgument {
+                argument: argument?,
+                blocks,
+                context,
+                when,
+                parents,
+                not_under,
+            });
+        }
         if blocks.is_empty() == context.is_empty() {
             let kind = f.kind().clone();
             f.check.err_at(
@@ -66,6 +90,8 @@ impl PatternKind for IacArgument {
             blocks,
             context,
             when,
+            parents,
+            not_under,
         })
     }
 
@@ -75,7 +101,9 @@ impl PatternKind for IacArgument {
 
     /// The blocks (or the tool's context literals): rarer than an argument such as `locked`.
     fn anchors(&self) -> Vec<String> {
-        if self.blocks.is_empty() {
+        if !self.parents.is_empty() {
+            self.parents.clone()
+        } else if self.blocks.is_empty() {
             self.context.clone()
         } else {
             self.blocks.clone()
@@ -86,6 +114,15 @@ impl PatternKind for IacArgument {
         vec![self.argument.clone()]
     }
 
+    /// With `parents`, the context literals the file must name.
+    fn searched(&self) -> Vec<String> {
+        if self.parents.is_empty() {
+            Vec::new()
+        } else {
+            self.context.clone()
+        }
+    }
+
     fn literals(&self) -> Vec<String> {
         let mut v = vec![self.argument.clone()];
         v.extend(self.blocks.iter().cloned());
@@ -94,7 +131,12 @@ impl PatternKind for IacArgument {
 
     fn describe(&self) -> String {
         let mut s = format!("argument `{}`", self.argument);
-        if self.blocks.is_empty() {
+        if !self.parents.is_empty() {
+            s.push_str(&format!(" under {}", self.parents.join(" or ")));
+            if !self.context.is_empty() {
+                s.push_str(&format!(" in a file naming {}", self.context.join(" or ")));
+            }
+        } else if self.blocks.is_empty() {
             s.push_str(&format!(" in a file naming {}", self.context.join(" or ")));
             if let Some(w) = &self.when {
                 s.push_str(&format!(", with `{w}` in the same file"));
@@ -108,12 +150,17 @@ impl PatternKind for IacArgument {
         s
     }
 
+    /// With `parents`, JSON too (classified with monitoring files: a Chef role's attributes).
     fn applies(&self, kind: FileKind) -> bool {
         use FileKind::*;
         matches!(kind, Yaml | Helm | Shell | Code | Ci)
+            || (!self.parents.is_empty() && kind == Monitoring)
     }
 
     fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        if !self.parents.is_empty() {
+            return self.under_parents(ctx);
+        }
         let text = ctx.src.text;
         let keep = |at: &usize| !ctx.src.in_comment(*at);
         let hits: Vec<usize> = key_offsets(text, &self.argument).filter(keep).collect();
@@ -150,6 +197,183 @@ impl PatternKind for IacArgument {
             .map(|at| Hit::new(at, at + self.argument.len(), self.argument.as_str()))
             .collect()
     }
+}
+
+impl IacArgument {
+    /// The argument under one of its `parents` (any of the four keys above it, as a word of
+    /// the key: `gitlab_runner`, `ss-runners`; none of them naming one of `not_under`), or a
+    /// path that names one just before it (`['gitlab_runner']['arg']`, `runner.arg`,
+    /// `gitlab-runner:arg`); with `when`, only where that key has the same parent.
+    fn under_parents(&self, ctx: &FileCtx) -> Vec<Hit> {
+        let text = ctx.src.text;
+        if !self.context.is_empty() && !self.context.iter().any(|c| ctx.contains(c)) {
+            return Vec::new();
+        }
+        let named = |key: &str, words: &[String]| words.iter().any(|w| key_has_word(key, w));
+        let parented = |key: &str| -> Vec<(usize, usize)> {
+            let keys = key_offsets(text, key).filter_map(|at| {
+                let chain = ancestors(text, at, 4);
+                let (_, parent) = *chain.first()?;
+                let under = chain.iter().any(|(k, _)| named(k, &self.parents));
+                let other = chain.iter().any(|(k, _)| named(k, &self.not_under));
+                (under && !other).then_some((at, parent))
+            });
+            let paths = path_offsets(text, key, &self.parents)
+                .filter(|&(_, parent)| !named(parent, &self.not_under))
+                .map(|(at, _)| (at, at));
+            keys.chain(paths)
+                .filter(|&(at, _)| !ctx.src.in_comment(at))
+                .collect()
+        };
+        let mut found = parented(&self.argument);
+        if let Some(w) = &self.when {
+            let whens = parented(w);
+            found.retain(|&(_, parent)| whens.iter().any(|&(_, p)| p == parent));
+        }
+        found
+            .into_iter()
+            .map(|(at, _)| Hit::new(at, at + self.argument.len(), self.argument.as_str()))
+            .collect()
+    }
+}
+
+/// Is `word` a word of `key` (`runner` of `gitlab_runner`, `ss-runners`' `runners`,
+/// `gitlabRunner`'s `runner`; `gitlab_runner` of `gitlab-runner`), compared without case and
+/// with `-` and `_` alike?
+fn key_has_word(key: &str, word: &str) -> bool {
+    let norm = |c: u8| if c == b'-' { b'_' } else { c.to_ascii_lowercase() };
+    let (k, w) = (key.as_bytes(), word.as_bytes());
+    if w.is_empty() || k.len() < w.len() {
+        return false;
+    }
+    (0..=k.len() - w.len()).any(|i| {
+        let starts = i == 0
+            || matches!(k[i - 1], b'-' | b'_' | b'.')
+            || (k[i - 1].is_ascii_lowercase() && k[i].is_ascii_uppercase());
+        let e = i + w.len();
+        let ends = e == k.len()
+            || matches!(k[e], b'-' | b'_' | b'.')
+            || (k[e - 1].is_ascii_lowercase() && k[e].is_ascii_uppercase());
+        starts && ends && k[i..e].iter().zip(w).all(|(&a, &b)| norm(a) == norm(b))
+    })
+}
+
+/// The keys above a key at `at`, nearest first (at most `max`), each with where it is written:
+/// the key before a `{` that opens an inline mapping around it on its line
+/// (`gitlab_runner: { registration_token: x }`), then the keys of the lines above it that are
+/// less indented, each less than the one before (YAML; JSON, Ruby, HCL, Nix, Python written one
+/// key a line). Blank, comment and template lines are passed over; at most 400 lines are read.
+fn ancestors(text: &str, at: usize, max: usize) -> Vec<(&str, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let line_start = b[..at].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    let mut depth = 0i32;
+    for i in (line_start..at).rev() {
+        match b[i] {
+            b'}' => depth += 1,
+            b'{' if depth == 0 => {
+                out.extend(opening_key(text, line_start, i));
+                break;
+            }
+            b'{' => depth -= 1,
+            _ => {}
+        }
+    }
+    let indent_of = |line: &str| line.bytes().take_while(|&c| matches!(c, b' ' | b'\t' | b'-')).count();
+    let mut indent = indent_of(&text[line_start..at]);
+    let mut end = line_start;
+    for _ in 0..400 {
+        if end == 0 || indent == 0 || out.len() >= max {
+            break;
+        }
+        let s = b[..end - 1].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+        let line = &text[s..end - 1];
+        end = s;
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with("//") || t.starts_with("{%") {
+            continue;
+        }
+        let ind = indent_of(line);
+        if ind < indent {
+            indent = ind;
+            out.extend(opening_key(text, s, s + line.trim_end().len()));
+        }
+    }
+    out.truncate(max);
+    out
+}
+
+/// The key written before `open` on the line that starts at `line_start` (`name:`, `'name' =>`,
+/// `"name": {`, `name = {`), when nothing but an opening `{` or `[`... follows it up to `open`
+/// (`open` is the `{` or the line's end); with where it starts.
+fn opening_key(text: &str, line_start: usize, open: usize) -> Option<(&str, usize)> {
+    let head = text[line_start..open].trim_end();
+    let mut head = head.strip_suffix('{').map_or(head, str::trim_end);
+    for sep in ["=>", ":", "="] {
+        if let Some(h) = head.strip_suffix(sep) {
+            head = h.trim_end();
+            let (head, quoted) = match head.strip_suffix(['"', '\'']) {
+                Some(h) => (h, true),
+                None => (head, false),
+            };
+            let n = head.bytes().rev().take_while(|&c| is_name_byte(c) || c == b'.').count();
+            let key_at = head.len() - n;
+            if n == 0 || (quoted && !head[..key_at].ends_with(['"', '\''])) {
+                return None;
+            }
+            return Some((&head[key_at..], line_start + key_at));
+        }
+    }
+    None
+}
+
+/// Offsets of `key` written as a path under one of `parents`: `['parent']['key']`,
+/// `["parent"]["key"]`, `parent.key`, `parent:key` (a Salt pillar path), `parent[:key]`.
+fn path_offsets<'t>(
+    text: &'t str,
+    key: &'t str,
+    parents: &'t [String],
+) -> impl Iterator<Item = (usize, &'t str)> + 't {
+    let b = text.as_bytes();
+    memchr::memmem::find_iter(b, key.as_bytes()).filter_map(move |at| {
+        path_parent(b, at, key.len(), parents).map(|p| (at, &text[p.0..p.1]))
+    })
+}
+
+/// The parent written just before the key at `at` (`len` bytes) as a path, as its range, when
+/// it is a key word of one of `parents`.
+fn path_parent(b: &[u8], at: usize, len: usize, parents: &[String]) -> Option<(usize, usize)> {
+    let end = at + len;
+        if b.get(end).is_some_and(|&c| is_name_byte(c)) {
+            return None;
+        }
+        // Back over the key's opening: a quote, `[`, `[:`, `.` or `:`.
+        let mut s = at;
+        if s > 0 && matches!(b[s - 1], b'"' | b'\'') {
+            s -= 1;
+        }
+        if s > 0 && b[s - 1] == b':' && s > 1 && b[s - 2] == b'[' {
+            s -= 1;
+        }
+        let sep = s.checked_sub(1).map(|i| b[i])?;
+        if !matches!(sep, b'[' | b'.' | b':') {
+            return None;
+        }
+        let mut p = s - 1;
+        if sep == b'[' {
+            if p == 0 || b[p - 1] != b']' {
+                return None;
+            }
+            p -= 1;
+        }
+        let close_quote = p > 0 && matches!(b[p - 1], b'"' | b'\'');
+        let name_end = if close_quote { p - 1 } else { p };
+        let n = b[..name_end].iter().rev().take_while(|&&c| is_name_byte(c)).count();
+        let name = std::str::from_utf8(&b[name_end - n..name_end]).ok()?;
+        parents
+            .iter()
+            .any(|parent| key_has_word(name, parent))
+        .then_some((name_end - n, name_end))
 }
 
 fn is_name_byte(c: u8) -> bool {
@@ -379,6 +603,37 @@ mod tests {
             "tag_list:x",
         ] {
             assert!(keys(t, "tag_list").is_empty(), "{t}");
+        }
+    }
+
+    #[test]
+    fn keys_above_a_key_and_paths() {
+        assert!(key_has_word("gitlab_runner", "runner"));
+        assert!(key_has_word("ss-runners", "runners"));
+        assert!(key_has_word("gitlabRunner", "runner"));
+        assert!(key_has_word("GitHub_Runner", "github"));
+        assert!(!key_has_word("runnerless", "runner"));
+        assert!(!key_has_word("prerunner", "runner"));
+        let t = "a:\n  b-runners:\n    # note\n    c:\n      - x: 1\n        token: t\n";
+        let at = t.find("token").unwrap();
+        let keys: Vec<&str> = ancestors(t, at, 4).into_iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["c", "b-runners", "a"]);
+        let j = "{\n  \"gitlab-runner\": {\n    \"token\": 1\n  }\n}";
+        let keys: Vec<&str> = ancestors(j, j.find("token").unwrap() - 1, 4).into_iter().map(|(k, _)| k).collect();
+        assert_eq!(keys, ["gitlab-runner"]);
+        let inline = "runner: { url: u, token: t }";
+        assert_eq!(ancestors(inline, inline.find("token").unwrap(), 4)[0].0, "runner");
+        let parents = ["runner".to_string()];
+        for (t, found) in [
+            ("x['gitlab_runner']['token'] = 1", true),
+            ("{{ pillar.runner.token }}", true),
+            ("pillar.get('gitlab-runner:token')", true),
+            ("node[:runner][:token]", true),
+            ("x['consul']['token']", false),
+            ("my.token", false),
+        ] {
+            let at = t.find("token").unwrap();
+            assert_eq!(path_parent(t.as_bytes(), at, 5, &parents).is_some(), found, "{t}");
         }
     }
 

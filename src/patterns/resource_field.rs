@@ -125,14 +125,44 @@ impl PatternKind for ResourceField {
 }
 
 /// Is a type named for an event or webhook payload (`PipelineEvent`, `MergeRequestHook`,
-/// `WebhookPayload`)? Its nested `merge_request` and `runner` objects are the event's own, not
-/// the REST API's resources, even where a nested struct is named `MergeRequest`.
+/// `WebhookPayload`, `MergeEventPayload`)? Its nested `merge_request` and `runner` objects are
+/// the event's own, not the REST API's resources, even where a nested struct is named
+/// `MergeRequest`.
 pub(super) fn is_event_type(t: &str) -> bool {
     t.ends_with("Event")
         || t.ends_with("Events")
         || t.ends_with("Hook")
+        || t.ends_with("Payload")
         || t.contains("Webhook")
         || t.contains("WebHook")
+}
+
+/// How far back a variable's declaration is looked for (a function's parameters).
+const DECLARATION_REACH: usize = 4096;
+
+/// Is the variable `name`, read at `at`, declared with an event type in the code before it
+/// (`func handle(p MergeEventPayload)`, `var p *gitlab.MergeEvent`, `(p: MergeHookPayload)`)?
+fn declared_as_event(text: &str, name: &str, at: usize) -> bool {
+    let from = floor(text, at.saturating_sub(DECLARATION_REACH));
+    let region = &text[from..at];
+    region.match_indices(name).any(|(i, _)| {
+        let rb = region.as_bytes();
+        if i > 0 && crate::syntax::is_ident_byte(rb[i - 1]) {
+            return false;
+        }
+        let rest = &region[i + name.len()..];
+        let rest = rest.strip_prefix(':').unwrap_or(rest);
+        if !rest.starts_with([' ', '\t']) {
+            return false;
+        }
+        let ty = rest.trim_start().trim_start_matches(['*', '&']);
+        let n = ty
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(ty.len());
+        let ty = &ty[..n];
+        let last = ty.rsplit('.').next().unwrap_or(ty);
+        !last.is_empty() && is_event_type(last)
+    })
 }
 
 /// Is the receiver `r` (a slice of `text`) itself a member of an event or webhook payload
@@ -144,8 +174,11 @@ fn member_of_event(text: &str, r: &str) -> bool {
         return false;
     };
     receiver_name(text, outer_end).is_some_and(|o| {
-        let o = o.to_ascii_lowercase();
-        o.ends_with("event") || o.ends_with("hook") || o.ends_with("payload")
+        let lower = o.to_ascii_lowercase();
+        lower.ends_with("event")
+            || lower.ends_with("hook")
+            || lower.ends_with("payload")
+            || declared_as_event(text, o, start)
     })
 }
 
@@ -256,7 +289,8 @@ impl ResourceField {
                 || serialized_name(text, at, end))
             || java_member(text, at, end)
         {
-            return owner_name(text, at).is_some_and(|o| self.resource.names_type(o));
+            return owner_name(text, at).is_some_and(|o| self.resource.names_type(o))
+                || spread_of_resource(text, at).is_some_and(|v| self.resource.names_variable(v));
         }
         // The receiver's end: `mr.x`, `mr["x"]`, `mr[:x]`, `mr.get("x")`, `mr.getX()`.
         let quoted = matches!(b[at - 1], b'"' | b'\'') && b.get(end) == Some(&b[at - 1]);
@@ -447,6 +481,40 @@ fn owner_name(text: &str, at: usize) -> Option<&str> {
     None
 }
 
+/// The variable an object literal around `at` copies before its keys (`{ ...baseMergeRequest,
+/// merged_by: … }`, Python's `{**mr, "merge_status": …}`): the literal is a copy of that value.
+fn spread_of_resource(text: &str, at: usize) -> Option<&str> {
+    let b = text.as_bytes();
+    let from = at.saturating_sub(OWNER_LOOK_BACK);
+    let mut depth = 0usize;
+    let open = (from..at).rev().find(|&i| match b[i] {
+        b'}' | b')' | b']' => {
+            depth += 1;
+            false
+        }
+        b'(' | b'[' => {
+            depth = depth.saturating_sub(1);
+            false
+        }
+        b'{' if depth == 0 => true,
+        b'{' => {
+            depth -= 1;
+            false
+        }
+        _ => false,
+    })?;
+    let inside = &text[open + 1..at];
+    ["...", "**"].iter().find_map(|mark| {
+        inside.match_indices(mark).find_map(|(i, _)| {
+            let rest = &inside[i + mark.len()..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            (end > 0 && rest[end..].trim_start().starts_with(',')).then(|| &rest[..end])
+        })
+    })
+}
+
 /// The name a declaration line gives: after `type`, `interface`, `class`, `struct`, or before
 /// its `=`.
 fn declared_name(line: &str) -> Option<&str> {
@@ -564,6 +632,21 @@ fn ts_member(text: &str, at: usize, end: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_declared_with_an_event_type() {
+        assert!(is_event_type("MergeEventPayload"));
+        assert!(!is_event_type("MergeRequest"));
+        for (t, event) in [
+            ("func f(p MergeEventPayload) {\n\treturn p.", true),
+            ("var p *gitlab.MergeEvent\nx := p.", true),
+            ("function f(p: MergeHookPayload) {\n  return p.", true),
+            ("func f(p gitlabMR) {\n\treturn p.", false),
+            ("func f(pp MergeEventPayload, p MR) {\n\treturn p.", false),
+        ] {
+            assert_eq!(declared_as_event(t, "p", t.len() - 2), event, "{t}");
+        }
+    }
 
     #[test]
     fn owners_and_receivers_say_the_resource() {

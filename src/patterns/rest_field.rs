@@ -189,12 +189,17 @@ fn parameter_annotation(path: &str, text: &str, at: usize) -> bool {
         return false;
     }
     let b = text.as_bytes();
+    let from = at.saturating_sub(OPENER_REACH);
     let mut depth = 0usize;
-    for &c in b[at.saturating_sub(OPENER_REACH)..at].iter().rev() {
-        match c {
+    // A member of an object type that annotates a parameter (`({ active }: { active: boolean
+    // })`) is the parameter's too: its `{` follows a `:`, and the search goes on outside it.
+    let mut in_type = false;
+    for i in (from..at).rev() {
+        match b[i] {
             b')' | b']' | b'}' => depth += 1,
             b'(' | b'[' | b'{' if depth > 0 => depth -= 1,
             b'(' => return true,
+            b'{' if !in_type && b[from..i].trim_ascii_end().ends_with(b":") => in_type = true,
             b'[' | b'{' => return false,
             _ => {}
         }
@@ -255,9 +260,55 @@ fn in_string_on_its_line(text: &str, at: usize) -> bool {
     quotes % 2 == 1
 }
 
-/// Is one of `values` written right after the field that ends at `end`?
-fn value_written(text: &str, end: usize, values: &[String]) -> bool {
-    rest::value_after(text, end, true).is_some_and(|v| value_matches(&v, values))
+/// Is one of `values` written right after the field that ends at `end`? In code (`code`), a
+/// word written without quotes is a name (`status: active ? …`, a variable), unless it is a
+/// literal of the language (`true`, `null`, `None`, `nil`, a number) or the field is written in
+/// a string (`"…/runners/all?status=active"`).
+fn value_written(text: &str, end: usize, values: &[String], code: bool) -> bool {
+    rest::value_after(text, end, true).is_some_and(|v| {
+        value_matches(&v, values)
+            && (!code
+                || quoted_after(text, end)
+                || is_code_literal(&v)
+                || in_any_string_on_its_line(text, end))
+    })
+}
+
+/// Is `at` inside a string of any quote (`"`, `'`, `` ` ``) that opens on its line? (Counted
+/// within a bound before `at`, escaped quotes passed over.)
+fn in_any_string_on_its_line(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    let floor = at.saturating_sub(ON_LINE_REACH);
+    let start = memchr::memrchr(b'\n', &b[floor..at]).map_or(floor, |i| floor + i + 1);
+    let mut open: Option<u8> = None;
+    let mut i = start;
+    while i < at {
+        let c = b[i];
+        match open {
+            Some(_) if c == b'\\' => i += 1,
+            Some(q) if c == q => open = None,
+            None if matches!(c, b'"' | b'\'' | b'`') => open = Some(c),
+            _ => {}
+        }
+        i += 1;
+    }
+    open.is_some()
+}
+
+/// Is the value written after the field that ends at `end` quoted (`: "active"`, `= 'x'`)?
+fn quoted_after(text: &str, end: usize) -> bool {
+    let rest = text[end..].trim_start_matches(['"', '\'', '`', ']']).trim_start();
+    let rest = ["=>", "==", ":", "="]
+        .iter()
+        .find_map(|sep| rest.strip_prefix(sep))
+        .unwrap_or(rest);
+    rest.trim_start().starts_with(['"', '\'', '`'])
+}
+
+/// A literal of a programming language that a field's value may be written as without quotes.
+fn is_code_literal(v: &str) -> bool {
+    matches!(v, "true" | "false" | "null" | "none" | "nil" | "undefined")
+        || v.bytes().all(|c| c.is_ascii_digit())
 }
 
 /// Is the key at `at..end` the program's own (a parameter annotation) or another resource's (a
@@ -287,6 +338,7 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
         return Vec::new();
     }
     let text = ctx.src.text;
+    let code = ctx.src.class.kind == FileKind::Code;
     let mut out = Vec::new();
     let mut last_tag: Option<usize> = None;
     for at in ctx.word_offsets(name, WordBytes::Ident) {
@@ -309,7 +361,8 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
         }
         if !uses_endpoint {
             let telling = &field.telling_values;
-            let told = value_written(text, end, telling) || quoted_on_line(text, end, telling);
+            let told =
+                value_written(text, end, telling, code) || quoted_on_line(text, end, telling);
             if !told || in_string_on_its_line(text, at) {
                 continue;
             }
@@ -317,7 +370,7 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
         if !values.is_empty() {
             // `status == "paused"` on the same line.
             let quoted = !values.iter().any(|v| v == "null") && quoted_on_line(text, end, values);
-            if !quoted && !value_written(text, end, values) {
+            if !quoted && !value_written(text, end, values, code) {
                 continue;
             }
         }
@@ -344,6 +397,24 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parameters_and_names_are_the_programs_own() {
+        let t = "function f({ active, id }: { active: boolean; id: number }) {";
+        assert!(parameter_annotation("a.ts", t, t.rfind("active").unwrap()));
+        let t = "http.put(url, { body: { active: true } })";
+        assert!(!parameter_annotation("a.ts", t, t.find("active").unwrap()));
+        let values = ["active".to_string()];
+        let t = "{ status: active ? 1 : 2 }";
+        let end = t.find("status").unwrap() + 6;
+        assert!(!value_written(t, end, &values, true));
+        assert!(value_written(t, end, &values, false));
+        let t = "{ status: 'active' }";
+        assert!(value_written(t, end, &values, true));
+        let t = "get(`/runners/all?status=active`)";
+        let end = t.find("status").unwrap() + 6;
+        assert!(value_written(t, end, &values, true));
+    }
 
     #[test]
     fn positions_that_are_fields() {

@@ -100,8 +100,18 @@ impl PatternKind for RestParam {
                 let part = &text[s..e];
                 places.extend(param_offsets(part, &self.name).map(|at| s + at));
                 places.extend(setter_offsets(part, &self.name).map(|at| s + at));
+                places.extend(tag_offsets(part, &self.name).map(|at| s + at));
             }
+            places.sort_unstable();
+            let mut last_line = None;
             for at in places {
+                // One field of a struct, one finding: its `url:"…"` and `json:"…"` tags both
+                // name it.
+                let line = crate::syntax::line_start(text.as_bytes(), at);
+                if is_tag(text, at, &self.name) && last_line.replace(line) == Some(line)
+                {
+                    continue;
+                }
                 if !ctx.src.in_comment(at) && !out.iter().any(|h: &Hit| h.start == at) {
                     out.push(Hit::new(at, at + self.name.len(), self.name.as_str()));
                 }
@@ -209,6 +219,22 @@ fn setter_offsets<'s>(part: &'s str, name: &'s str) -> impl Iterator<Item = usiz
                 && tail[1..].trim_start().starts_with('=')
                 && !tail[1..].trim_start().starts_with("=="))
     })
+}
+
+/// The places of `name` as the name in a Go struct tag of a request's options
+/// (`url:"tag_list[],omitempty"`, `json:"token"`).
+fn tag_offsets<'s>(part: &'s str, name: &'s str) -> impl Iterator<Item = usize> + 's {
+    memchr::memmem::find_iter(part.as_bytes(), name.as_bytes())
+        .filter(move |&at| is_tag(part, at, name))
+}
+
+/// Is `name`, at `at` of `text`, the name of a struct tag?
+fn is_tag(text: &str, at: usize, name: &str) -> bool {
+    let lead = &text.as_bytes()[..at];
+    [&b"url:\""[..], b"json:\"", b"form:\"", b"query:\""]
+        .iter()
+        .any(|k| lead.ends_with(k))
+        && matches!(text.as_bytes().get(at + name.len()), Some(b'"' | b',' | b'['))
 }
 
 #[cfg(test)]

@@ -122,7 +122,16 @@ impl PatternKind for SdkCall {
         let b = text.as_bytes();
         let mut out = Vec::new();
         for at in ctx.word_offsets(&self.call, WordBytes::Ident) {
-            if at == 0 || b[at - 1] != b'.' || ctx.src.in_comment(at) {
+            if at == 0 || ctx.src.in_comment(at) {
+                continue;
+            }
+            // An option type imported by its name (gitbeaker's `CreateRunnerOptions`), where
+            // it is declared or annotates a value: its object's keys, and the fields the
+            // variable it annotates is given.
+            if b[at - 1] != b'.' {
+                if self.sdk != Sdk::GoGitlab && self.is_type() && !self.args.is_empty() {
+                    self.named_type(ctx, at, &mut out);
+                }
                 continue;
             }
             // A quote before the dot: the method's name in a string (RSpec's
@@ -155,6 +164,12 @@ impl PatternKind for SdkCall {
                 out.push(Hit::new(at, end, self.call.clone()));
                 continue;
             }
+            // A go-gitlab option type held in a variable (`opts := &gitlab.T{}`, `var o
+            // gitlab.T`): the fields it is given later (`opts.TagList = &tags`).
+            if self.is_type() {
+                let receiver_at = at - 1 - receiver.map_or(0, str::len);
+                self.assigned_fields(ctx, receiver_at, end, &mut out);
+            }
             let Some(close) = sdk::matching(text, open) else {
                 continue;
             };
@@ -169,6 +184,73 @@ impl PatternKind for SdkCall {
 }
 
 impl SdkCall {
+    /// Is the member a type (`RegisterNewRunnerOptions`, `CreateRunnerOptions`): one name,
+    /// capitalised?
+    fn is_type(&self) -> bool {
+        !self.call.contains('.') && self.call.starts_with(|c: char| c.is_ascii_uppercase())
+    }
+
+    /// The type written at `at` without a package: declared (`type T = {`, `interface T {`)
+    /// or annotating a value (`const opts: T = {`, `(opts: T)`); the keys of its object, and
+    /// the fields the annotated variable is given.
+    fn named_type(&self, ctx: &FileCtx, at: usize, out: &mut Vec<Hit>) {
+        let text = ctx.src.text;
+        let end = at + self.call.len();
+        let lead = text[crate::syntax::line_start_within(text.as_bytes(), at, 256)..at].trim_end();
+        let declared = lead.ends_with("type") || lead.ends_with("interface");
+        if !(declared || lead.ends_with(':')) {
+            return;
+        }
+        let after = text[end..].trim_start_matches([' ', '\t']);
+        let after = after
+            .strip_prefix('=')
+            .map_or(after, |a| a.trim_start_matches([' ', '\t']));
+        let open = text.len() - after.len();
+        if after.starts_with('{')
+            && let Some(close) = sdk::matching(text, open)
+        {
+            self.argument_keys(ctx, open, close, out);
+        }
+        if !declared {
+            self.assigned_fields(ctx, at, end, out);
+        }
+    }
+
+    /// The variable that the option type written at `type_at..end` makes or annotates
+    /// (`opts := &gitlab.T{`, `var o gitlab.T`, `const o: T = {`), and the `args` it is given
+    /// in the rest of its block (`opts.TagList = &tags`, `o.tagList = tags`; not `==`).
+    fn assigned_fields(&self, ctx: &FileCtx, type_at: usize, end: usize, out: &mut Vec<Hit>) {
+        let text = ctx.src.text;
+        let b = text.as_bytes();
+        let line = crate::syntax::line_start_within(b, type_at, 256);
+        let Some((name, parameter)) = bound_variable(&text[line..type_at]) else {
+            return;
+        };
+        let block = &text[end..block_end(b, end, parameter)];
+        for arg in &self.args {
+            let mut from = 0;
+            while let Some(k) = block[from..].find(name) {
+                let a = end + from + k;
+                from += k + name.len();
+                let e = a + name.len();
+                if (a > 0 && (crate::syntax::is_ident_byte(b[a - 1]) || b[a - 1] == b'.'))
+                    || !text[e..].starts_with('.')
+                    || !text[e + 1..].starts_with(arg.as_str())
+                {
+                    continue;
+                }
+                let (fa, fe) = (e + 1, e + 1 + arg.len());
+                if b.get(fe).is_some_and(|&c| crate::syntax::is_ident_byte(c)) {
+                    continue;
+                }
+                let rest = text[fe..].trim_start_matches([' ', '\t']);
+                if rest.starts_with('=') && !rest.starts_with("==") && !ctx.src.in_comment(a) {
+                    out.push(Hit::new(fa, fe, format!("{} {arg}", self.call)));
+                }
+            }
+        }
+    }
+
     /// The arguments (`args`) that are keys of the call's dict or options between `open` and
     /// `close`.
     fn argument_keys(&self, ctx: &FileCtx, open: usize, close: usize, out: &mut Vec<Hit>) {
@@ -246,6 +328,62 @@ impl SdkCall {
     }
 }
 
+/// The variable a line up to a type makes or annotates: `opts := &` (Go), `var o ` (Go),
+/// `const opts: ` and `let o: ` (TypeScript), `opts = `; or the parameter it declares (`func
+/// f(o *`, `function f(opts: `), said by the second value.
+fn bound_variable(lead: &str) -> Option<(&str, bool)> {
+    let lead = lead.trim_end().trim_end_matches(['&', '*']).trim_end();
+    let name_before = |s: &str| -> Option<usize> {
+        let s = s.trim_end();
+        let n = s.bytes().rev().take_while(|&c| crate::syntax::is_ident_byte(c)).count();
+        (n > 0).then_some(s.len() - n)
+    };
+    let head = if let Some(l) = lead.strip_suffix(":=") {
+        l
+    } else if let Some(l) = lead.strip_suffix('=').filter(|l| !l.ends_with(['=', '!', '<', '>'])) {
+        l
+    } else if let Some(l) = lead.strip_suffix(':') {
+        l
+    } else if let Some(v) = lead.trim_start().strip_prefix("var ") {
+        // `var o gitlab.T`: the name after `var`.
+        let v = v.trim();
+        let ok = !v.is_empty() && v.bytes().all(crate::syntax::is_ident_byte);
+        return ok.then_some((v, false));
+    } else {
+        // A Go parameter: `func f(o *gitlab.T`, `(ctx context.Context, o gitlab.T`.
+        lead
+    };
+    let head = head.trim_end();
+    let at = name_before(head)?;
+    let name = &head[at..];
+    let parameter = head[..at].trim_end().ends_with(['(', ',']);
+    if std::ptr::eq(head, lead) && !parameter {
+        return None;
+    }
+    (!name.starts_with(|c: char| c.is_ascii_digit())).then_some((name, parameter))
+}
+
+/// Where the block that holds `at` ends: the `}` that closes it, or a bounded way on. For a
+/// parameter (`parameter`), the end of the body that opens after it.
+fn block_end(b: &[u8], at: usize, parameter: bool) -> usize {
+    let limit = (at + 20_000).min(b.len());
+    let mut depth = 0usize;
+    for (i, &c) in b[at..limit].iter().enumerate() {
+        match c {
+            b'{' => depth += 1,
+            b'}' if depth == 0 => return at + i,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 && parameter {
+                    return at + i;
+                }
+            }
+            _ => {}
+        }
+    }
+    limit
+}
+
 /// The string value of an argument whose key ends at `end`, lowercased: `: "paused"`,
 /// `='paused'`, `=> 'paused'`, and go-gitlab's pointer helpers `: gitlab.String("paused")`,
 /// `: gitlab.Ptr("paused")`.
@@ -291,6 +429,8 @@ fn is_argument_key(text: &str, at: usize, end: usize) -> bool {
         (end, false)
     };
     let rest = text[after_key..].trim_start_matches([' ', '\t']);
+    // A TypeScript optional member: `tagList?: string[]`.
+    let rest = if rest.starts_with("?:") { &rest[1..] } else { rest };
     let keyed = rest.starts_with("=>")
         || (rest.starts_with(':') && !rest.starts_with("::"))
         || (!quoted && rest.starts_with('=') && !rest.starts_with("=="));
@@ -335,5 +475,25 @@ mod tests {
             assert_eq!(argument_value(t, end).as_deref(), Some(v), "{t}");
         }
         assert_eq!(argument_value("scope=scope)", 5), None);
+    }
+
+    #[test]
+    fn variables_bound_to_an_option_type() {
+        for (lead, name) in [
+            ("\topts := &", Some(("opts", false))),
+            ("\tvar o ", Some(("o", false))),
+            ("  const options: ", Some(("options", false))),
+            ("  let o = ", Some(("o", false))),
+            ("  return &", None),
+            ("func f(o *", Some(("o", true))),
+            ("func f(ctx context.Context, o ", Some(("o", true))),
+            ("function f(opts: ", Some(("opts", true))),
+            ("\tOptions ", None),
+            ("  if a == ", None),
+        ] {
+            assert_eq!(bound_variable(lead), name, "{lead:?}");
+        }
+        assert_eq!(block_end(b"a { b } c } d", 0, false), 10);
+        assert_eq!(block_end(b") { b { } } c } d", 0, true), 10);
     }
 }

@@ -266,7 +266,7 @@ impl<'s> Sink<'s> {
             entries.push(entry);
             *occurrence += 1;
         }
-        relate(&mut result.findings[first..], &entries);
+        relate(&mut result.findings[first..], &entries, src);
         if left_out > 0 {
             result.errors.push(FileError {
                 path: src.path.to_string(),
@@ -479,26 +479,62 @@ fn message(entry: &Entry, status: Status) -> String {
     }
 }
 
-/// Findings of two related entries on one line: each says how the other relates to it
-/// (`entries`: the entry of each finding).
-fn relate(findings: &mut [Finding], entries: &[&Entry]) {
+/// Findings of two related entries on one use: each says how the other relates to it
+/// (`entries`: the entry of each finding). A use is a line, or a statement continued over
+/// several lines: a command whose lines end in `\`, `` ` `` or `^` (`curl --request POST
+/// …/runners \` with `--form "token=…"` on the next line), a call whose lines end in an open
+/// bracket or a comma (`requests.post(` then `f"{base}/runners",` then `data={"token": t})`).
+fn relate(findings: &mut [Finding], entries: &[&Entry], src: &Source) {
     if entries.iter().all(|e| e.related.is_empty()) {
         return;
     }
+    // The first line of each finding's command, asked only of the files where a related entry
+    // is found (few): the lines above it are read while they continue onto it.
+    let mut first_line = HashMap::new();
+    let mut command_of = |line: usize| -> usize {
+        *first_line.entry(line).or_insert_with(|| {
+            let mut l = line;
+            while l > 1 && line - l < CONTINUED_LINES && continues(src.line_text(l - 1)) {
+                l -= 1;
+            }
+            l
+        })
+    };
+    let commands: Vec<usize> = findings.iter().map(|f| command_of(f.line)).collect();
     for i in 0..findings.len() {
         for rel in &entries[i].related {
             let line = findings[i].line;
-            let meets = findings.iter().any(|g| g.line == line && g.id == rel.id);
-            if meets && !findings[i].related.iter().any(|r| r.id == rel.id) {
-                let f = &mut findings[i];
-                f.message.push_str(&format!(
-                    " (with {} on this line: {})",
-                    rel.id, rel.relation
-                ));
-                f.related.push(rel.clone());
+            let meets = (0..findings.len())
+                .filter(|&j| commands[j] == commands[i] && findings[j].id == rel.id)
+                .map(|j| findings[j].line)
+                .min_by_key(|&l| (l != line, l));
+            let Some(other_line) = meets else {
+                continue;
+            };
+            if findings[i].related.iter().any(|r| r.id == rel.id) {
+                continue;
             }
+            let f = &mut findings[i];
+            let place = if other_line == line {
+                "on this line".to_string()
+            } else {
+                format!("in this statement, line {other_line}")
+            };
+            f.message
+                .push_str(&format!(" (with {} {place}: {})", rel.id, rel.relation));
+            f.related.push(rel.clone());
         }
     }
+}
+
+/// How many lines back a command's first line is looked for.
+const CONTINUED_LINES: usize = 64;
+
+/// Does a line go on onto the next: a trailing `\` (PowerShell's `` ` ``, cmd's `^`), or an open
+/// bracket or a comma of a call or literal written over lines?
+fn continues(line: &str) -> bool {
+    line.trim_end()
+        .ends_with(['\\', '`', '^', '(', '[', '{', ','])
 }
 
 /// Notes for the structures of the file that did not parse (their names were matched in a

@@ -449,7 +449,7 @@ fn command_class(lower: &str, ext: &str) -> Option<Class> {
     if matches!(ext, "bat" | "cmd") {
         return class(FileKind::Shell, CommentStyle::None);
     }
-    if matches!(ext, "tf" | "hcl" | "tfvars") {
+    if matches!(ext, "tf" | "hcl" | "tfvars" | "nomad") {
         return class(FileKind::Shell, HashAndSlash);
     }
     // cloud-init user data without an extension (`user-data`, `cloud-config`): a shell script
@@ -485,7 +485,11 @@ fn code_class(lower: &str, ext: &str) -> Option<Class> {
         | "kts" | "groovy" | "gradle" | "scala" | "cs" | "fs" | "swift" | "rs" | "c" | "h"
         | "cc" | "cpp" | "hpp" | "dart" | "vue" | "svelte" => class(FileKind::Code, Slash),
         _ => {
-            if lower == "gemfile" || lower == "rakefile" || lower == "jenkinsfile" {
+            // Ruby files by name (a Vagrantfile's provisioners hold shell scripts).
+            if matches!(
+                lower,
+                "gemfile" | "rakefile" | "vagrantfile" | "jenkinsfile"
+            ) {
                 class(
                     FileKind::Code,
                     if lower == "jenkinsfile" { Slash } else { Hash },
@@ -661,6 +665,8 @@ mod tests {
         assert_eq!(kind("Dockerfile"), Some(FileKind::Shell));
         assert_eq!(kind("Makefile"), Some(FileKind::Shell));
         assert_eq!(kind("infra/runner.tf"), Some(FileKind::Shell));
+        assert_eq!(kind("jobs/gitlab-runner.nomad"), Some(FileKind::Shell));
+        assert_eq!(kind("ci/Vagrantfile"), Some(FileKind::Code));
         assert_eq!(kind("salt/gitlab/runner.sls"), Some(FileKind::Shell));
         assert_eq!(kind("template/user-data.tftpl"), Some(FileKind::Shell));
         assert_eq!(kind("systemd/runner.service"), Some(FileKind::Shell));

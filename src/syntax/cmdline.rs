@@ -612,10 +612,41 @@ fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
         if b.get(end).is_some_and(|&c| is_word_byte(c)) {
             continue;
         }
+        // A quoted path that is the program word (`& "C:\GitLab-Runner\gitlab-runner.exe"
+        // register`): the program ends past its closing quote, its words are not quoted.
+        if quoted_path(b, at, end) {
+            end += 1;
+        }
         starts.push((at, end));
     }
     starts.sort_unstable();
     starts
+}
+
+/// Is the program at `at..end` the end of a quoted path that is a whole word followed by more
+/// words (`"C:\Program Files\GitLab-Runner\gitlab-runner.exe" register`,
+/// `'/usr/local/bin/gitlab-runner' register`)? Not an item of an exec-form list (`["…", …]`).
+fn quoted_path(b: &[u8], at: usize, end: usize) -> bool {
+    let Some(&q @ (b'"' | b'\'')) = b.get(end) else {
+        return false;
+    };
+    // A path: the program right after the quote or a directory separator (not the last word
+    // of a sentence, `"install gitlab-runner" …`).
+    let path = at > 0 && (matches!(b[at - 1], b'/' | b'\\') || b[at - 1] == q);
+    if !path || !matches!(b.get(end + 1), Some(b' ' | b'\t')) {
+        return false;
+    }
+    let lo = at.saturating_sub(260);
+    let Some(open) = b[lo..at]
+        .iter()
+        .rposition(|&c| c == q || c == b'\n')
+        .map(|k| lo + k)
+        .filter(|&o| b[o] == q)
+    else {
+        return false;
+    };
+    let before = b[..open].trim_ascii_end();
+    (open == 0 || !is_word_byte(b[open - 1])) && !matches!(before.last(), Some(b'[' | b','))
 }
 
 /// The words after the program that spans `at..end` (an exec-form list's items, or the words of
@@ -654,9 +685,16 @@ enum Extent {
 
 /// The quote the program at `at..end` is written in, if any, and how far its words can run.
 fn shape(b: &[u8], at: usize, end: usize, yaml: bool, track: &mut Track) -> (Option<u8>, Extent) {
-    let enclosing = track.open_quote(b, at);
+    // Read at the program's end: the same as at its start, but for a quoted path that ends
+    // past its closing quote ([`quoted_path`]).
+    let enclosing = track.open_quote(b, end);
     let line_start = track.line_start;
-    let extent = match exec_form(b, at, end, enclosing) {
+    let list = exec_form(b, at, end, enclosing).or_else(|| {
+        (yaml && enclosing.is_none())
+            .then(|| flow_item(b, at, end))
+            .flatten()
+    });
+    let extent = match list {
         Some(close) => Extent::List(close),
         None => match yaml.then(|| folded_indent(b, line_start, at)).flatten() {
             Some(indent) => Extent::Folded(indent),
@@ -886,6 +924,45 @@ fn exec_form(b: &[u8], at: usize, end: usize, enclosing: Option<u8>) -> Option<u
     }
     let limit = (end + 4000).min(b.len());
     memchr::memchr(b']', &b[end..limit]).map(|i| end + i)
+}
+
+/// If the program is an unquoted item of a YAML flow list (`[gitlab-runner, register, …]`:
+/// cloud-init's `runcmd` items, a container's `command:`), the offset of the list's `]`.
+fn flow_item(b: &[u8], at: usize, end: usize) -> Option<usize> {
+    let start = b[..at]
+        .iter()
+        .rposition(|&c| matches!(c, b'[' | b',' | b' ' | b'\t' | b'\n'))?;
+    if !matches!(b[..=start].trim_ascii_end().last(), Some(b'[' | b',')) {
+        return None;
+    }
+    if !matches!(b[end..].trim_ascii_start().first(), Some(b',' | b']')) {
+        return None;
+    }
+    let limit = (end + 4000).min(b.len());
+    memchr::memchr(b']', &b[end..limit]).map(|i| end + i)
+}
+
+/// The end of a Ruby interpolation `#{…}` starting at `i` (its braces matched on its line:
+/// `#{node['ci']['tags'].join(',')}` is one part of a word, `)` and quotes included).
+fn interpolation_end(b: &[u8], i: usize) -> Option<usize> {
+    if b.get(i + 1) != Some(&b'{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (k, &c) in b[i + 1..].iter().enumerate().take(1024) {
+        match c {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1 + k + 1);
+                }
+            }
+            b'\n' => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The items of a flow list `[a, "b"]` from `i` to its `]` (before `end`).
@@ -1240,8 +1317,11 @@ struct Groups {
 /// in `known` for the rest of the line (each later group of the line is answered from it), and
 /// one that finds it is paid for by the text it skips.
 fn group_end(b: &[u8], i: usize, known: &mut Groups) -> Option<usize> {
-    if !matches!(b.get(i), Some(b'{' | b'$')) {
+    if !matches!(b.get(i), Some(b'{' | b'$' | b'#')) {
         return None;
+    }
+    if b[i] == b'#' {
+        return interpolation_end(b, i);
     }
     if !(known.from <= i && i < known.end) {
         let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| i + k);
@@ -1311,6 +1391,16 @@ fn group_end(b: &[u8], i: usize, known: &mut Groups) -> Option<usize> {
     None
 }
 
+/// The quote state of a shell quote written as the escaped quote of the string that holds the
+/// command (`\"…\"` in `"docker run … --description \"A (t3) runner\" --tag-list a"`).
+const HOST_QUOTE: u8 = 1;
+
+/// Is the byte at `i` a `\` that escapes `enclosing`, the quote of the string holding the
+/// command?
+fn c_is_host_escape(b: &[u8], i: usize, enclosing: Option<u8>) -> bool {
+    b.get(i) == Some(&b'\\') && enclosing.is_some_and(|q| b.get(i + 1) == Some(&q))
+}
+
 /// A byte that, outside quotes, is part of a word and nothing more: not a quote, an escape, a
 /// blank, an operator or the start of a group (ASCII only, so that a run of them is whole
 /// characters).
@@ -1371,7 +1461,11 @@ fn words_into<'t>(
             }
         }
         let Some(&c) = b.get(i) else { break };
-        if matches!(c, b'\n' | b'\r' | b';' | b'|' | b'&' | b')' | b'#') || Some(c) == enclosing {
+        // `#` starts a comment, but `#{…}` is Ruby's (and CoffeeScript's) interpolation in a
+        // command string (`command "gitlab-runner register --url #{url} --tag-list …"`).
+        let comment = c == b'#' && b.get(i + 1) != Some(&b'{');
+        if matches!(c, b'\n' | b'\r' | b';' | b'|' | b'&' | b')') || comment || Some(c) == enclosing
+        {
             break;
         }
         // One word, with quotes removed. While it has neither quotes nor escapes, it reads as
@@ -1380,8 +1474,15 @@ fn words_into<'t>(
         word.clear();
         let mut as_written = true;
         let mut quote: Option<u8> = None;
+        // The quote of the string that holds the command, escaped in it (`\"` in a JSON or
+        // JavaScript string): a quote of the shell's, opened and closed by that escape.
+        let host_escape = |i: usize| c_is_host_escape(b, i, enclosing);
         while let Some(&c) = b.get(i) {
             match quote {
+                Some(HOST_QUOTE) if host_escape(i) => {
+                    quote = None;
+                    i += 2;
+                }
                 Some(q) if c == q => {
                     quote = None;
                     i += 1;
@@ -1414,6 +1515,15 @@ fn words_into<'t>(
                         break;
                     }
                     let escaped = c == b'\\' && i + 1 < b.len() && b[i + 1] != b'\n';
+                    if escaped && host_escape(i) {
+                        if as_written {
+                            word.push_str(&text[start..i]);
+                            as_written = false;
+                        }
+                        quote = Some(HOST_QUOTE);
+                        i += 2;
+                        continue;
+                    }
                     if (c == b'"' || c == b'\'' || escaped) && as_written {
                         word.push_str(&text[start..i]);
                         as_written = false;
@@ -1473,6 +1583,17 @@ mod tests {
 
     fn args(c: &Command) -> Vec<String> {
         c.args().iter().map(|w| w.text.to_string()).collect()
+    }
+
+    #[test]
+    fn quotes_escaped_in_the_string_that_holds_the_command() {
+        let t = "x = \"gitlab-runner register --description \\\"A (t3) b\\\" --tag-list a\\nsleep 1\";\n";
+        let c = find(t, "gitlab-runner", "register", false);
+        assert_eq!(c.len(), 1);
+        assert_eq!(
+            args(&c[0])[..3],
+            ["--description", "A (t3) b", "--tag-list"]
+        );
     }
 
     #[test]
@@ -1621,6 +1742,15 @@ mod tests {
         );
         let t = "[\"gitlab-runner\", \"run\"]\n";
         assert!(find(t, "gitlab-runner", "register", false).is_empty());
+        // Unquoted items of a YAML flow list (cloud-init's runcmd).
+        let t = "runcmd:\n  - [gitlab-runner, register, -n, --locked, \"false\"]\n  - [echo, --locked]\n";
+        let c = find(t, "gitlab-runner", "register", true);
+        assert_eq!(args(&c[0]), ["-n", "--locked", "false"]);
+        let t = "runcmd:\n  - [/usr/bin/gitlab-runner, register,\n     --tag-list, a]\n";
+        assert_eq!(
+            args(&find(t, "gitlab-runner", "register", true)[0]),
+            ["--tag-list", "a"]
+        );
     }
 
     #[test]

@@ -336,7 +336,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
                 Rc::new(cmdline::Occurrences::of(
                     self.src.text,
                     program,
-                    self.is_yaml(),
+                    self.commands_in_yaml(),
                 ))
             },
         );
@@ -344,7 +344,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             self.src.text,
             &occurrences,
             subcommand,
-            self.is_yaml(),
+            self.commands_in_yaml(),
             flags,
         );
         found.retain(|c| !self.src.in_comment(c.program.start));
@@ -512,6 +512,30 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     pub fn is_yaml(&self) -> bool {
         is_yaml_kind(self.src.class.kind)
     }
+
+    /// Are the file's command lines read as YAML scalars (a command folded over the lines of
+    /// `name: >-`, an exec-form list)? In YAML files, and in the YAML files that are read as
+    /// templates of commands: Salt states (`.sls`), templates of YAML files
+    /// (`compose.yml.j2`, `runner.yaml.tftpl`) and cloud-init's `#cloud-config`.
+    fn commands_in_yaml(&self) -> bool {
+        self.is_yaml() || yaml_underneath(self.src.path, self.src.text)
+    }
+}
+
+/// A file whose text is YAML under a template or a configuration role: a Salt state, a
+/// template of a YAML file, cloud-init's `#cloud-config` user data.
+fn yaml_underneath(path: &str, text: &str) -> bool {
+    const TEMPLATES: [&str; 6] = [".j2", ".jinja2", ".jinja", ".tftpl", ".tmpl", ".tpl"];
+    let ends = |s: &[u8], suffix: &str| {
+        s.len() >= suffix.len()
+            && s[s.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+    };
+    let name = path.as_bytes();
+    let base = TEMPLATES
+        .iter()
+        .find(|t| ends(name, t))
+        .map_or(name, |t| &name[..name.len() - t.len()]);
+    [".sls", ".yml", ".yaml"].iter().any(|e| ends(base, e)) || text.starts_with("#cloud-config")
 }
 
 pub fn is_yaml_kind(kind: FileKind) -> bool {

@@ -614,7 +614,7 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
             let method = method_in(near)
                 .or_else(|| method_in(stmt))
                 .or_else(|| chain.and_then(method_in))
-                .or_else(|| chain_before(text, line_start).and_then(method_in));
+                .or_else(|| chain_above(text, at).and_then(method_in));
             (chain.filter(|_| span.is_none()).unwrap_or(stmt), method)
         }
         FileKind::Yaml | FileKind::Helm | FileKind::Ci | FileKind::Shell
@@ -630,40 +630,33 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
     }
 }
 
-/// How many lines of a fluent chain before a path's line are read for its method.
-const CHAIN_LINES: usize = 4;
-
-/// The lines before `line_start` of a fluent chain that the path's line goes on
-/// (`->method('get')` above `->with('projects/1/merge_requests/2/changes')` in a PHPUnit mock,
-/// `.get()` above `.uri("…")` in a builder): while a line starts with `->` or `.`, the line
-/// before is part of the same statement.
-fn chain_before(text: &str, line_start: usize) -> Option<&str> {
+/// The lines of a call chain written over lines above the one of `at`, from its head to `at`
+/// (PHPUnit's `$api->expects(…)` / `->method('get')` / `->with('projects/1/…')`, a builder's
+/// `.get()` / `.uri("/runners")`), when `at`'s line continues a chain (starts with `->` or `.`).
+fn chain_above(text: &str, at: usize) -> Option<&str> {
     let b = text.as_bytes();
-    let continues = |l: &str| {
-        let t = l.trim_start();
-        t.starts_with("->") || (t.starts_with('.') && !t.starts_with(".."))
+    let continues = |start: usize| {
+        let code = text[start..].trim_start_matches([' ', '\t']);
+        code.starts_with("->") || (code.starts_with('.') && !code.starts_with(".."))
     };
-    let line_end = memchr::memchr(b'\n', &b[line_start..]).map_or(b.len(), |i| line_start + i);
-    if !continues(&text[line_start..line_end]) {
+    let mut start = line_start_within(b, at, WINDOW);
+    if !continues(start) {
         return None;
     }
-    let mut start = line_start;
     for _ in 0..CHAIN_LINES {
         if start == 0 {
             break;
         }
-        let prev = line_start_of(b, start - 1);
-        start = prev;
-        if !continues(&text[prev..]) {
+        start = line_start_within(b, start - 1, WINDOW);
+        if !continues(start) {
             break;
         }
     }
-    (start < line_start).then(|| &text[start..line_start])
+    Some(&text[start..at])
 }
 
-fn line_start_of(b: &[u8], at: usize) -> usize {
-    memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1)
-}
+/// How many lines above a place its call chain is read for the method.
+const CHAIN_LINES: usize = 8;
 
 /// A shell variable assigned the URL (`url=https://…/api/v4/runners`) and used by the next
 /// command that shows a method (`curl -sfX GET "$url"`, within 8 lines): the statement from
@@ -1207,6 +1200,7 @@ pub fn body_builders(text: &str, stmt_start: usize, stmt_end: usize) -> Vec<(usi
     // Read back at most this far: a line of thousands of requests is not read for each.
     let floor = stmt_start.saturating_sub(BODY_REACH_BYTES);
     let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut signature = None;
     let mut end = line_start_within(b, stmt_start, stmt_start - floor);
     while lines.len() < BODY_REACH_LINES && end > floor {
         let start = line_start_within(b, end - 1, end - 1 - floor);
@@ -1216,6 +1210,7 @@ pub fn body_builders(text: &str, stmt_start: usize, stmt_end: usize) -> Vec<(usi
             .iter()
             .any(|k| code.starts_with(k))
         {
+            signature = Some(line);
             break;
         }
         lines.push((start, line));
@@ -1223,6 +1218,15 @@ pub fn body_builders(text: &str, stmt_start: usize, stmt_end: usize) -> Vec<(usi
     }
     lines.reverse();
     let mut out = Vec::new();
+    // A parameter of the function handed to the request (`opt *RegisterNewRunnerOptions` …
+    // `NewRequest(http.MethodPost, "runners", opt, …)`): its type's declaration in the file.
+    if let Some(sig) = signature {
+        out.extend(
+            parameter_types(sig)
+                .filter(|(name, _)| names_word(stmt, name))
+                .filter_map(|(_, ty)| type_body(text, ty)),
+        );
+    }
     for (i, &(start, line)) in lines.iter().enumerate() {
         let Some(var) = assigned_name(line).filter(|v| names_word(stmt, v)) else {
             continue;
@@ -1245,6 +1249,55 @@ pub fn body_builders(text: &str, stmt_start: usize, stmt_end: usize) -> Vec<(usi
     }
     out
 }
+
+/// The parameters of a function's signature line whose type is a named one, as (name, type):
+/// Go's `opt *RegisterNewRunnerOptions`, TypeScript's `opts: RegisterRunnerOptions`.
+fn parameter_types(sig: &str) -> impl Iterator<Item = (&str, &str)> {
+    // Every list on the line but Go's receiver (`func (s *RunnersService) Name(opt *T) (*R,
+    // error)`): the parameters, and results, which have no names.
+    let receiver = sig.trim_start().starts_with("func (");
+    sig.match_indices('(')
+        .skip(usize::from(receiver))
+        .flat_map(|(open, _)| {
+            let inner = &sig[open + 1..];
+            inner[..inner.find([')', '(']).unwrap_or(inner.len())].split(',')
+        })
+        .filter_map(|p| {
+            let p = p.trim();
+            let (name, ty) = p.split_once(':').or_else(|| p.split_once(' '))?;
+            let ty = ty.trim().trim_start_matches(['*', '&', '?']).trim();
+            let ty = ty.rsplit('.').next().unwrap_or(ty);
+            let is_name = |t: &str| {
+                t.starts_with(|c: char| c.is_ascii_uppercase())
+                    && t.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+            };
+            (is_ident_word(name.trim()) && is_name(ty)).then_some((name.trim(), ty))
+        })
+}
+
+fn is_ident_word(w: &str) -> bool {
+    !w.is_empty() && w.bytes().all(is_ident_byte) && !w.starts_with(|c: char| c.is_ascii_digit())
+}
+
+/// The braces of the declaration of type `ty` in the file (`type T struct {`, `interface T {`,
+/// `type T = {`), as a byte range.
+fn type_body(text: &str, ty: &str) -> Option<(usize, usize)> {
+    [
+        format!("type {ty} struct"),
+        format!("interface {ty} "),
+        format!("type {ty} = "),
+    ]
+    .iter()
+    .find_map(|decl| {
+        let at = super::word_offsets(text, decl, super::WordBytes::Ident).next()?;
+        let open = at + text[at..].find('{')?;
+        let end = balanced_end(text, open, (open + TYPE_BODY_REACH).min(text.len()))?;
+        Some((at, end))
+    })
+}
+
+/// The longest type declaration read for a request's body.
+const TYPE_BODY_REACH: usize = 16 * 1024;
 
 /// The variable a line assigns: `form := url.Values{}`, `data = {`, `const body = {`,
 /// `var form = new FormData()`.

@@ -235,19 +235,21 @@ fn call(bytes: &[u8], at: usize, m: &[u8], role: Role, out: &mut Vec<Region>) {
 fn lines(text: &str, upto: usize, out: &mut Vec<Region>) {
     let bytes = text.as_bytes();
     let head = &bytes[..upto];
-    let mut start = 0;
-    let ends = memchr::memchr_iter(b'\n', head).map(|i| i + 1);
-    for end in ends.chain((!head.is_empty() && !head.ends_with(b"\n")).then_some(head.len())) {
-        let line_start = start;
-        start = end;
-        // Only a decorator's or a Ruby verb's line can define a route: most lines end at their
-        // first byte that is not a space (one past ASCII: `trim_start` knows other spaces).
-        let first = bytes[line_start..end]
-            .iter()
-            .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c));
-        if !matches!(first, Some(b'@' | b'g' | b'p' | b'd' | 0x80..)) {
-            continue;
-        }
+    // Only a line that starts with a decorator's `@`, or with a Ruby verb and ` '/`, can define
+    // a route: those lines are found by searching for `@`, ` '/` and ` "/`, not line by line.
+    let mut starts: Vec<usize> = memchr::memchr_iter(b'@', head)
+        .chain(memchr::memmem::find_iter(head, b" '/"))
+        .chain(memchr::memmem::find_iter(head, b" \"/"))
+        .filter_map(|at| {
+            let start = line_start(bytes, at);
+            let lead = text[start..at].trim_start();
+            (lead.is_empty() || RUBY_VERBS.contains(&lead)).then_some(start)
+        })
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    for line_start in starts {
+        let end = (line_end(bytes, line_start) + 1).min(upto);
         let line = &text[line_start..end];
         let trimmed = line.trim_start();
         let indent = line.len() - trimmed.len();
