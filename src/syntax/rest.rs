@@ -978,6 +978,12 @@ pub struct Call<'t> {
 
 /// Every call in the file whose URL matches `template` (read through
 /// [`FileCtx::rest_calls`], which keeps them for the other detectors).
+///
+/// A path found is `relative` when it is written without `/` for a client's request builder
+/// (`"geo_nodes"`, `fmt.Sprintf("projects/%s/…")` handed to `NewRequest`): it counts only when
+/// the statement hands it to one, and the builder shows the API. Each place is read in a window
+/// of the text around it (`win`, starting at `ws`; `start` and `end` are in the window): a line
+/// of thousands of calls is not read from its start for each.
 pub fn calls<'a>(
     template: &str,
     api: RestApi,
@@ -1008,9 +1014,7 @@ pub fn calls<'a>(
     // So does the Ruby gem's client class, whose request helpers take API paths.
     let file_api = ctx.shows_rest_api_base();
     // Terraform/HCL: a request is a block (`url = …` and `method = …` on their own lines).
-    let hcl = [".tf", ".tfvars", ".hcl"]
-        .iter()
-        .any(|e| ctx.src.path.ends_with(e));
+    let hcl = is_hcl(ctx.src.path);
     let mut out: Vec<Call> = Vec::new();
     // A relative path of two fixed segments or more, one of them distinctive
     // (`projects/%d/merge_requests/%d/changes`), is the platform's API whoever is handed it
@@ -1019,12 +1023,6 @@ pub fn calls<'a>(
     let lone_form = distinctive(template) && !specific && code_like;
     let names_platform = std::cell::LazyCell::new(|| file_names_platform(ctx));
     let scoped = code_like.then(|| below_project(template)).flatten();
-    // `relative`: a path without `/` written for a client's request builder (`"geo_nodes"`,
-    // `fmt.Sprintf("projects/%s/…")` handed to `NewRequest`): it counts only when the statement
-    // hands it to one, and the builder shows the API.
-    // Each place is read in a window of the text around it (`win`, starting at `ws`; `start`
-    // and `end` are in the window): a line of thousands of calls is not read from its start for
-    // each.
     let mut push =
         |win: &'a str, ws: usize, start: usize, end: usize, url: &Url, relative: bool| -> bool {
             // Cheapest checks first: the path, then overlap, then comments.
@@ -1039,13 +1037,7 @@ pub fn calls<'a>(
             // the API too.
             let shows_api = relative || !needs_api || url.api || file_api;
             let at = ws + start;
-            // Calls are found in the order of the text, but for a few: an overlap is with one of
-            // the last ones found.
-            if out
-                .iter()
-                .rev()
-                .take(RECENT_CALLS)
-                .any(|c| c.start <= at && at < c.end.max(c.start + 1))
+            if overlaps_recent(&out, at)
                 || ctx.src.in_comment(at)
                 || (code_like && in_test_name(win, start))
             {
@@ -1057,9 +1049,7 @@ pub fn calls<'a>(
                 hands_to_request_builder(stmt)
                     || (method.is_some() && (specific || (lone_form && *names_platform)))
             } else {
-                shows_api
-                    || call_span(win, start)
-                        .is_some_and(|(a, b)| hands_to_request_builder(&win[a..b]))
+                shows_api || handed_to_builder(win, start)
             };
             if !handed {
                 return false;
@@ -1082,66 +1072,101 @@ pub fn calls<'a>(
         return Vec::new();
     }
     if single {
-        let b = text.as_bytes();
         for &at in ctx.offsets(anchor).iter() {
-            let (ws, win) = window(text, at);
-            if at > 0
-                && matches!(b[at - 1], b'"' | b'\'' | b'`')
-                && let Some((start, end, lit)) = literal_path(win, at - ws)
-            {
-                let full = format!("/{lit}");
-                push(win, ws, start, end, &url_at(&full, 0), true);
-            }
+            relative_literal_at(text, at, &mut push);
         }
     }
     for &abs in ctx.offsets(needle).iter() {
-        let (ws, win) = window(text, abs);
-        let at = abs - ws;
-        // In code, a URL may be built from several literals (concatenated, adjacent, over a
-        // few lines): the joined view wins.
-        if code_like {
-            let built = joined_strings_near(win, at);
-            let first = built.partition_point(|(_, end, _)| *end <= at);
-            let mut covered = false;
-            for (start, end, joined) in built[first..].iter().take_while(|(s, _, _)| *s <= at) {
-                covered = true;
-                let Some(k) = joined.find(needle) else {
-                    continue;
-                };
-                if relative_start(joined) {
-                    let full = format!("/{joined}");
-                    push(win, ws, *start, *end, &url_at(&full, k + 1), true);
-                } else {
-                    push(win, ws, *start, *end, &url_at(joined, k), false);
-                }
-            }
-            if covered {
-                continue;
-            }
-        }
-        let url = url_at(win, at);
-        // A URL word that starts inside an interpolation (`project_id}/runners` of
-        // `"/projects/#{url_encode project_id}/runners"`) is read from its whole literal.
-        let broken =
-            code_like && win[url.start..at].contains('}') && !win[url.start..at].contains('{');
-        if (!broken && push(win, ws, url.start, url.end, &url, false)) || !code_like {
-            continue;
-        }
-        // A string literal with interpolations (`"/projects/#{url_encode project}/…"`), or a
-        // relative path for a request builder (`"projects/%s/error_tracking/settings"`).
-        if let Some((start, end, lit)) = literal_path(win, at) {
-            if lit.starts_with(|c: char| c.is_ascii_lowercase()) && api_v4_at(&lit) != Some(0) {
-                let full = format!("/{lit}");
-                push(win, ws, start, end, &url_at(&full, 0), true);
-            } else if let Some(k) = lit.find(needle) {
-                // `/projects/{}/…`, `{}/api/v4/projects/{}/…` (an interpolation of its own
-                // holding quotes or brackets: `{mr['iid']}`).
-                push(win, ws, start, end, &url_at(&lit, k), false);
-            }
-        }
+        path_at(text, abs, needle, code_like, &mut push);
     }
     out.sort_by_key(|c| c.start);
     out
+}
+
+/// Is the file Terraform's or another HCL file?
+fn is_hcl(path: &str) -> bool {
+    [".tf", ".tfvars", ".hcl"].iter().any(|e| path.ends_with(e))
+}
+
+/// Does a call found already hold `at`? Calls are found in the order of the text, but for a
+/// few: an overlap is with one of the last ones found.
+fn overlaps_recent(out: &[Call], at: usize) -> bool {
+    out.iter()
+        .rev()
+        .take(RECENT_CALLS)
+        .any(|c| c.start <= at && at < c.end.max(c.start + 1))
+}
+
+/// Is the URL at `start` an argument of a call of a request builder?
+fn handed_to_builder(win: &str, start: usize) -> bool {
+    call_span(win, start).is_some_and(|(a, b)| hands_to_request_builder(&win[a..b]))
+}
+
+/// What [`calls`] does with a path found: `(window, window's start, start, end, url,
+/// relative)`, true when it is a call.
+type Push<'p, 'a> = &'p mut dyn FnMut(&'a str, usize, usize, usize, &Url<'_>, bool) -> bool;
+
+/// A client library's relative path at `at` whose only fixed segment is the first: `"runners"`,
+/// `'geo_nodes/status'`.
+fn relative_literal_at<'a>(text: &'a str, at: usize, push: Push<'_, 'a>) {
+    let b = text.as_bytes();
+    let (ws, win) = window(text, at);
+    if at > 0
+        && matches!(b[at - 1], b'"' | b'\'' | b'`')
+        && let Some((start, end, lit)) = literal_path(win, at - ws)
+    {
+        let full = format!("/{lit}");
+        push(win, ws, start, end, &url_at(&full, 0), true);
+    }
+}
+
+/// The URL written where `needle` (the template's last fixed segment) is, at `abs`: in code,
+/// built from several literals, an interpolated literal, or a relative path for a request
+/// builder.
+fn path_at<'a>(text: &'a str, abs: usize, needle: &str, code_like: bool, push: Push<'_, 'a>) {
+    let (ws, win) = window(text, abs);
+    let at = abs - ws;
+    // In code, a URL may be built from several literals (concatenated, adjacent, over a
+    // few lines): the joined view wins.
+    if code_like {
+        let built = joined_strings_near(win, at);
+        let first = built.partition_point(|(_, end, _)| *end <= at);
+        let mut covered = false;
+        for (start, end, joined) in built[first..].iter().take_while(|(s, _, _)| *s <= at) {
+            covered = true;
+            let Some(k) = joined.find(needle) else {
+                continue;
+            };
+            if relative_start(joined) {
+                let full = format!("/{joined}");
+                push(win, ws, *start, *end, &url_at(&full, k + 1), true);
+            } else {
+                push(win, ws, *start, *end, &url_at(joined, k), false);
+            }
+        }
+        if covered {
+            return;
+        }
+    }
+    let url = url_at(win, at);
+    // A URL word that starts inside an interpolation (`project_id}/runners` of
+    // `"/projects/#{url_encode project_id}/runners"`) is read from its whole literal.
+    let broken = code_like && win[url.start..at].contains('}') && !win[url.start..at].contains('{');
+    if (!broken && push(win, ws, url.start, url.end, &url, false)) || !code_like {
+        return;
+    }
+    // A string literal with interpolations (`"/projects/#{url_encode project}/…"`), or a
+    // relative path for a request builder (`"projects/%s/error_tracking/settings"`).
+    if let Some((start, end, lit)) = literal_path(win, at) {
+        if lit.starts_with(|c: char| c.is_ascii_lowercase()) && api_v4_at(&lit) != Some(0) {
+            let full = format!("/{lit}");
+            push(win, ws, start, end, &url_at(&full, 0), true);
+        } else if let Some(k) = lit.find(needle) {
+            // `/projects/{}/…`, `{}/api/v4/projects/{}/…` (an interpolation of its own
+            // holding quotes or brackets: `{mr['iid']}`).
+            push(win, ws, start, end, &url_at(&lit, k), false);
+        }
+    }
 }
 
 /// Does the file name the platform (its path or its text)? A relative path of one
