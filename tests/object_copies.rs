@@ -49,20 +49,15 @@ def closed(issue):
 
 #[test]
 fn a_copy_of_a_merge_request_is_one() {
-    let found: Vec<_> = common::scan_files(&[
+    let found = common::scan_files(&[
         ("test/schema-tests.ts", SCHEMA_TESTS),
         ("test/github-tests.ts", GITHUB_TESTS),
         ("tools/copy.py", PY_COPY),
-    ])
-    .into_iter()
-    .collect();
-    let expected: Vec<(String, u64, String)> = [
+    ]);
+    let expected = common::keys(&[
         ("test/schema-tests.ts", 11, "mr-merged-by"),
         ("tools/copy.py", 5, "mr-merge-status"),
-    ]
-    .iter()
-    .map(|&(p, l, id)| (p.into(), l, id.into()))
-    .collect();
+    ]);
     assert_eq!(
         found, expected,
         "the merge request's copies, not the pull request's or the issue's"

@@ -5,19 +5,7 @@
 //! updater's GitLab platform module and a runner manager's registration client.
 
 mod common;
-
-/// The findings of `uplint scan` of the files, as (path, line, id), in order.
-fn scan(files: &[(&str, &str)]) -> Vec<(String, u64, String)> {
-    common::scan_files(files).into_iter().collect()
-}
-
-/// Owned (path, line, id) triples, for comparing with [`scan`].
-fn keys(items: &[(&str, u64, &str)]) -> Vec<(String, u64, String)> {
-    items
-        .iter()
-        .map(|&(p, l, id)| (p.into(), l, id.into()))
-        .collect()
-}
+use common::{keys, scan_files as scan};
 
 const PLATFORM_MODULE: &str = r#"import { GitlabHttp } from '../../util/http/gitlab';
 

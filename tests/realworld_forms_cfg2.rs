@@ -6,31 +6,12 @@
 //! `ENV RUNNER_SHELL`, an Ansible `docker_container` command list, and a test asserting that a
 //! script unsets the legacy registration variables.
 
-use std::collections::BTreeSet;
-use std::path::Path;
-
 mod common;
-use common::scan_files as scan;
+use common::{findings_of as of, lines, scan_files as scan};
 
 const TOKEN: &str = "runner-registration-token";
 const ARGS: &str = "runner-register-server-side-arguments";
 const CMD: &str = "runner-windows-cmd-shell";
-
-/// The findings of one file, as (line, id).
-fn of(found: &BTreeSet<(String, u64, String)>, path: &str) -> BTreeSet<(u64, String)> {
-    found
-        .iter()
-        .filter(|(p, ..)| Path::new(p) == Path::new(path))
-        .map(|(_, l, id)| (*l, id.clone()))
-        .collect()
-}
-
-fn lines(expected: &[(u64, &str)]) -> BTreeSet<(u64, String)> {
-    expected
-        .iter()
-        .map(|(l, id)| (*l, id.to_string()))
-        .collect()
-}
 
 /// A `/*` inside a Terraform string (an IAM policy's `"${bucket.arn}/*"`) opens no block
 /// comment: the runner's `user_data` after it is read. A real block comment still hides what

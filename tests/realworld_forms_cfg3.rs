@@ -6,30 +6,11 @@
 //! manifest whose text block runs the runner image's `/entrypoint register`, and a Salt state
 //! whose `cmd.run` writes the register command over the lines of a folded YAML scalar.
 
-use std::collections::BTreeSet;
-use std::path::Path;
-
 mod common;
-use common::scan_files as scan;
+use common::{findings_of as of, lines, scan_files as scan};
 
 const TOKEN: &str = "runner-registration-token";
 const ARGS: &str = "runner-register-server-side-arguments";
-
-/// The findings of one file, as (line, id).
-fn of(found: &BTreeSet<(String, u64, String)>, path: &str) -> BTreeSet<(u64, String)> {
-    found
-        .iter()
-        .filter(|(p, ..)| Path::new(p) == Path::new(path))
-        .map(|(_, l, id)| (*l, id.clone()))
-        .collect()
-}
-
-fn lines(expected: &[(u64, &str)]) -> BTreeSet<(u64, String)> {
-    expected
-        .iter()
-        .map(|(l, id)| (*l, id.to_string()))
-        .collect()
-}
 
 /// `gitlab-ci-multi-runner` is the runner's name before 10.0: its `register` takes the same
 /// flags, and the removed ones are found on their lines (not only the distinctive

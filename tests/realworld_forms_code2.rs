@@ -9,31 +9,8 @@
 //! own model, and a TypeScript interface generated from a response in a file that names
 //! nothing.
 
-use std::collections::BTreeSet;
-
 mod common;
-
-type Keys = BTreeSet<(String, u64, String)>;
-
-fn has(all: &Keys, path: &str, line: u64, id: &str) -> bool {
-    all.contains(&(path.to_string(), line, id.to_string()))
-}
-
-fn assert_found(all: &Keys, expected: &[(&str, u64, &str)]) {
-    let missing: Vec<_> = expected
-        .iter()
-        .filter(|(p, l, i)| !has(all, p, *l, i))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "not found: {missing:?}\nfindings: {all:?}"
-    );
-}
-
-fn assert_silent(all: &Keys, path: &str) {
-    let on: Vec<_> = all.iter().filter(|(p, _, _)| p == path).collect();
-    assert!(on.is_empty(), "look-alike reported: {on:?}");
-}
+use common::{assert_found, assert_silent};
 
 const PHP_CLIENT: &str = r#"<?php
 

@@ -4,32 +4,7 @@
 //! SDK consumers in Go and TypeScript); none is copied.
 
 mod common;
-
-use std::collections::BTreeSet;
-
-type Keys = BTreeSet<(String, u64, String)>;
-
-fn has(all: &Keys, path: &str, line: u64, id: &str) -> bool {
-    all.contains(&(path.to_string(), line, id.to_string()))
-}
-
-/// Every (path, line, id) of `expected` is a finding.
-fn assert_found(all: &Keys, expected: &[(&str, u64, &str)]) {
-    let missing: Vec<_> = expected
-        .iter()
-        .filter(|(p, l, i)| !has(all, p, *l, i))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "not found: {missing:?}\nfindings: {all:?}"
-    );
-}
-
-/// No finding in `path` at all.
-fn assert_silent(all: &Keys, path: &str) {
-    let there: Vec<_> = all.iter().filter(|(p, _, _)| p == path).collect();
-    assert!(there.is_empty(), "{path} must stay silent: {there:?}");
-}
+use common::{Keys, assert_found, assert_silent};
 
 /// No finding on these lines of `path`.
 fn assert_silent_lines(all: &Keys, path: &str, lines: &[u64]) {

@@ -102,3 +102,49 @@ pub fn read_lsp_frame(r: &mut impl BufRead) -> Option<Value> {
 pub fn file_uri(p: &Path) -> String {
     format!("file://{}", p.display())
 }
+
+/// Findings as (path, line, id).
+pub type Keys = BTreeSet<(String, u64, String)>;
+
+/// Owned (path, line, id) triples.
+pub fn keys(items: &[(&str, u64, &str)]) -> Keys {
+    items
+        .iter()
+        .map(|&(p, l, id)| (p.into(), l, id.into()))
+        .collect()
+}
+
+/// Every (path, line, id) of `expected` is a finding of `all`.
+pub fn assert_found(all: &Keys, expected: &[(&str, u64, &str)]) {
+    let missing: Vec<_> = expected
+        .iter()
+        .filter(|&&(p, l, i)| !all.contains(&(p.to_string(), l, i.to_string())))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "not found: {missing:?}\nfindings: {all:?}"
+    );
+}
+
+/// No finding in `path` at all.
+pub fn assert_silent(all: &Keys, path: &str) {
+    let there: Vec<_> = all.iter().filter(|(p, _, _)| p == path).collect();
+    assert!(there.is_empty(), "{path} must stay silent: {there:?}");
+}
+
+/// The findings of one file, as (line, id).
+pub fn findings_of(found: &Keys, path: &str) -> BTreeSet<(u64, String)> {
+    found
+        .iter()
+        .filter(|(p, ..)| Path::new(p) == Path::new(path))
+        .map(|(_, l, id)| (*l, id.clone()))
+        .collect()
+}
+
+/// Owned (line, id) pairs, to compare with [`findings_of`].
+pub fn lines(expected: &[(u64, &str)]) -> BTreeSet<(u64, String)> {
+    expected
+        .iter()
+        .map(|(l, id)| (*l, id.to_string()))
+        .collect()
+}
