@@ -246,32 +246,40 @@ impl PatternKind for CliFlag {
             let args = list_arguments(flag, quoted, ctx).into_iter();
             out.extend(args.filter(|q| !found.iter().any(|&(s, e)| (s..=e).contains(&q.start))));
         }
-        // The environment variable the program reads for the flag. On a line where the flag is
-        // written, it is the flag's value (`--registration-token "$REGISTRATION_TOKEN"`): one
-        // use, found once, as the flag. Elsewhere one finding per line: a definition that
-        // names and uses it (`REGISTRATION_TOKEN: ${REGISTRATION_TOKEN:?…}`) is one setting.
+        // The environment variable the program reads for the flag ([`env_uses`]).
         if let Some(env) = &self.env {
-            let mut env_hits = word_hits(env, ctx, WordBytes::Ident);
-            // `unset NAME` takes the variable away (the new flow's scripts do so): no use.
-            env_hits.retain(|h| !unset_at(text, h.start));
-            env_hits.sort_by_key(|h| h.start);
-            if !env_hits.is_empty() {
-                let flag_lines = line_numbers(text, out.iter().map(|h| h.start));
-                let env_lines = line_numbers(text, env_hits.iter().map(|h| h.start));
-                let mut last = None;
-                out.extend(
-                    env_hits
-                        .into_iter()
-                        .zip(env_lines)
-                        .filter(|(_, line)| {
-                            flag_lines.binary_search(line).is_err() && last.replace(*line) != Some(*line)
-                        })
-                        .map(|(h, _)| h),
-                );
-            }
+            let uses = env_uses(env, ctx, &out);
+            out.extend(uses);
         }
         self.with_value(out, text)
     }
+}
+
+/// The uses of the environment variable `env` the program reads for the flag, one per line,
+/// leaving out the lines where the flag itself is written (`found`): there the variable is the
+/// flag's value (`--registration-token "$REGISTRATION_TOKEN"`), one use, found as the flag. A
+/// definition that names and uses it (`REGISTRATION_TOKEN: ${REGISTRATION_TOKEN:?…}`) is one
+/// setting.
+fn env_uses(env: &str, ctx: &FileCtx, found: &[Hit]) -> Vec<Hit> {
+    let text = ctx.src.text.as_bytes();
+    let mut env_hits = word_hits(env, ctx, WordBytes::Ident);
+    // `unset NAME` takes the variable away (the new flow's scripts do so): no use.
+    env_hits.retain(|h| !unset_at(text, h.start));
+    env_hits.sort_by_key(|h| h.start);
+    if env_hits.is_empty() {
+        return env_hits;
+    }
+    let flag_lines = line_numbers(text, found.iter().map(|h| h.start));
+    let env_lines = line_numbers(text, env_hits.iter().map(|h| h.start));
+    let mut last = None;
+    env_hits
+        .into_iter()
+        .zip(env_lines)
+        .filter(|(_, line)| {
+            flag_lines.binary_search(line).is_err() && last.replace(*line) != Some(*line)
+        })
+        .map(|(h, _)| h)
+        .collect()
 }
 
 impl CliFlag {
