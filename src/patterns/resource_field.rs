@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::check::Fields;
 use super::sdk_field::resource_and_name;
 use super::{Hit, PatternKind};
-use crate::syntax::sdk::{self, Resource};
+use crate::syntax::sdk::{self, Resource, names_event};
 use crate::syntax::{FileCtx, FileKind, WordBytes, line_start_within};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -124,19 +124,6 @@ impl PatternKind for ResourceField {
     }
 }
 
-/// Is a type named for an event or webhook payload (`PipelineEvent`, `MergeRequestHook`,
-/// `WebhookPayload`, `MergeEventPayload`)? Its nested `merge_request` and `runner` objects are
-/// the event's own, not the REST API's resources, even where a nested struct is named
-/// `MergeRequest`.
-pub(super) fn is_event_type(t: &str) -> bool {
-    t.ends_with("Event")
-        || t.ends_with("Events")
-        || t.ends_with("Hook")
-        || t.ends_with("Payload")
-        || t.contains("Webhook")
-        || t.contains("WebHook")
-}
-
 /// How far back a variable's declaration is looked for (a function's parameters).
 const DECLARATION_REACH: usize = 4096;
 
@@ -161,7 +148,7 @@ fn declared_as_event(text: &str, name: &str, at: usize) -> bool {
             .unwrap_or(ty.len());
         let ty = &ty[..n];
         let last = ty.rsplit('.').next().unwrap_or(ty);
-        !last.is_empty() && is_event_type(last)
+        !last.is_empty() && names_event(last)
     })
 }
 
@@ -259,7 +246,7 @@ impl ResourceField {
                     || found.contains(&at)
                     || !self.in_role(text, at, end, form == &self.name)
                     || ctx.src.in_comment(at)
-                    || ctx.enclosing_type(at).is_some_and(is_event_type)
+                    || ctx.enclosing_type(at).is_some_and(names_event)
                 {
                     continue;
                 }
@@ -635,8 +622,12 @@ mod tests {
 
     #[test]
     fn values_declared_with_an_event_type() {
-        assert!(is_event_type("MergeEventPayload"));
-        assert!(!is_event_type("MergeRequest"));
+        assert!(names_event("MergeEventPayload"));
+        assert!(!names_event("MergeRequest"));
+        // The event's word anywhere in the name: a pipeline event's struct named `…Load`.
+        assert!(names_event("PipelineEventsLoad"));
+        assert!(!Resource::MergeRequest.names_type("MergeRequestWebHookData"));
+        assert!(names_event("MergeRequestWebhook"));
         for (t, event) in [
             ("func f(p MergeEventPayload) {\n\treturn p.", true),
             ("var p *gitlab.MergeEvent\nx := p.", true),
