@@ -1271,13 +1271,18 @@ fn holder(b: &[u8], line_start: usize, at: usize, yaml: bool) -> Option<&str> {
         .flatten()
 }
 
-/// If the command sits in a YAML folded block scalar (`key: >-` and indented lines below it),
-/// the indentation of that block: its line breaks are spaces, so the command goes on over the
-/// following lines that are indented at least as much.
+/// If the command sits in a YAML scalar whose line breaks are spaces, the indentation its
+/// lines keep: the command goes on over the following lines indented at least as much. That is
+/// a folded block scalar (`key: >-` and indented lines below it), or a plain scalar over lines
+/// (`cmd: gitlab-runner register` on the key's line, or alone on the line below `cmd:`, its
+/// flags on the lines below, indented more than the key: Ansible's `shell:` and `cmd:`).
 fn folded_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
     let indent = |s: usize| b[s..].iter().take_while(|&&c| c == b' ').count();
     let own = indent(line_start);
-    if own == 0 || at != line_start + own {
+    if at != line_start + own {
+        return plain_value_indent(b, line_start, at);
+    }
+    if own == 0 {
         return None; // the program does not start an indented line
     }
     let mut end = line_start.checked_sub(1)?;
@@ -1292,7 +1297,13 @@ fn folded_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
             if ind < own {
                 let opens =
                     trimmed.ends_with(b">") || trimmed.ends_with(b">-") || trimmed.ends_with(b">+");
-                return opens.then_some(own);
+                // A key with no value on its line: the program's line starts its plain value.
+                let plain = trimmed.ends_with(b":") && !b[line_start + own..].starts_with(b"- ");
+                return match (opens, plain) {
+                    (true, _) => Some(own),
+                    (_, true) => Some(ind + 1),
+                    _ => None,
+                };
             }
         }
         if start == 0 {
@@ -1301,6 +1312,22 @@ fn folded_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
         end = start - 1;
     }
     None
+}
+
+/// For a program written in the plain (unquoted) value of a YAML key on the key's line
+/// (`cmd: gitlab-runner register`, `- shell: gitlab-runner register`), the indentation of the
+/// value's continuation lines: more than the key's column.
+fn plain_value_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
+    let (col, key) = yaml_key(b, line_start, at)?;
+    let value = line_start + col + key.len() + 1;
+    let first = value + indent_of(&b[value..at]);
+    // The program is in the value, which is neither quoted nor a block or flow collection.
+    let plain = first < at
+        || !matches!(
+            b.get(first),
+            Some(b'"' | b'\'' | b'|' | b'>' | b'[' | b'{' | b'&' | b'!')
+        );
+    (first > value && plain && !b[first..at].contains(&b'#')).then_some(col + 1)
 }
 
 /// What [`group_end`] learnt of the line it was last asked about, so that a line of many
