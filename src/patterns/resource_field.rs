@@ -234,6 +234,9 @@ impl ResourceField {
         // Dependabot").
         let own_path = path_names_platform(ctx.src.path) && !names_other(ctx.src.path);
         let other = std::cell::LazyCell::new(|| !own_path && names_other(text));
+        // Declarations in a file whose path names webhooks (`gitlabwebhooks/domain/`,
+        // `webhook/dto/`) describe what the platform sends to a webhook, not a response.
+        let webhook_path = contains_ignore_case(ctx.src.path, "webhook");
         let [pascal, camel] = cased_forms(&self.name);
         let getter = pascal.as_ref().map(|p| format!("get{p}"));
         let forms = [Some(self.name.clone()), pascal, camel, getter];
@@ -244,7 +247,7 @@ impl ResourceField {
                 let end = at + form.len();
                 if at == 0
                     || found.contains(&at)
-                    || !self.in_role(text, at, end, form == &self.name)
+                    || !self.in_role(text, at, end, form == &self.name, webhook_path)
                     || ctx.src.in_comment(at)
                     || ctx.enclosing_type(at).is_some_and(names_event)
                 {
@@ -267,7 +270,8 @@ impl ResourceField {
 
     /// Is the word at `at..end` this resource's field: a key of a declaration named for the
     /// resource (`snake`: the name as the API writes it), or read from a variable named for it?
-    fn in_role(&self, text: &str, at: usize, end: usize, snake: bool) -> bool {
+    /// With `webhook_path`, declarations are not (see [`Self::detect_with_evidence`]).
+    fn in_role(&self, text: &str, at: usize, end: usize, snake: bool, webhook_path: bool) -> bool {
         let b = text.as_bytes();
         if snake
             && (go_tag(text, at, end)
@@ -276,6 +280,9 @@ impl ResourceField {
                 || serialized_name(text, at, end))
             || java_member(text, at, end)
         {
+            if webhook_path {
+                return false;
+            }
             return owner_name(text, at).is_some_and(|o| self.resource.names_type(o))
                 || spread_of_resource(text, at).is_some_and(|v| self.resource.names_variable(v));
         }
@@ -313,6 +320,13 @@ impl ResourceField {
                 && !event_words(r)
                 && enclosing_class(text, at).is_some_and(|c| self.resource.names_type(c)))
     }
+}
+
+/// Does `hay` hold `needle` (ASCII lowercase) in any case?
+fn contains_ignore_case(hay: &str, needle: &str) -> bool {
+    hay.as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// Does a variable's name say it holds an event's or webhook's object (`event`, `hook`,

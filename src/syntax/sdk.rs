@@ -78,10 +78,11 @@ pub enum Resource {
 }
 
 /// Does a type's name say it is a webhook's event or payload (`MergeEvent`, `MergeEventPayload`,
-/// `MergeRequestHook`, `WebHookData`)? Such a type describes what the platform sends to a
-/// webhook, not an endpoint's response: its fields are not the REST resource's.
+/// `MergeRequestHook`, `WebHookData`, a payload's `MergeRequestObjectAttributes`)? Such a type
+/// describes what the platform sends to a webhook, not an endpoint's response: its fields are
+/// not the REST resource's.
 pub fn names_event(name: &str) -> bool {
-    ["Event", "Hook", "Webhook", "Payload"]
+    ["Event", "Hook", "Webhook", "Payload", "ObjectAttributes"]
         .iter()
         .any(|w| name.contains(w))
 }
