@@ -48,21 +48,10 @@ fn scripts_without_extension_are_read_by_their_interpreter() {
 
 #[test]
 fn a_shell_test_script_is_test_code() {
-    let dir = common::write_tree(&[("test", IMAGE_TEST), ("bin/register-runner", REGISTER)]);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_uplint"))
-        .args([
-            "scan",
-            "--format",
-            "json",
-            "--no-config",
-            "--tests",
-            "include",
-            ".",
-        ])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = common::scan_report(
+        &[("test", IMAGE_TEST), ("bin/register-runner", REGISTER)],
+        &["--tests", "include"],
+    );
     let tests: Vec<(String, bool)> = report["findings"]
         .as_array()
         .unwrap()
