@@ -621,12 +621,15 @@ fn serialized_name(text: &str, at: usize, end: usize) -> bool {
         && lead.trim_start().starts_with(['@', '['])
 }
 
-/// `name: T;`, `name?: T`, `readonly name: T` as a member line of a TypeScript interface.
+/// `name: T;`, `name?: T`, `readonly name: T` as a member line of a TypeScript interface, and
+/// `pub name: T,` of a Rust struct.
 fn ts_member(text: &str, at: usize, end: usize) -> bool {
     let line_start = line_start_within(text.as_bytes(), at, LEAD_REACH);
     let lead = text[line_start..at].trim();
     let rest = &text[end..];
-    (lead.is_empty() || lead == "readonly") && (rest.starts_with(':') || rest.starts_with("?:"))
+    matches!(lead, "" | "readonly" | "pub" | "pub(crate)")
+        && (rest.starts_with(':') || rest.starts_with("?:"))
+        && !rest.starts_with("::")
 }
 
 #[cfg(test)]
