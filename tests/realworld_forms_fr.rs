@@ -48,8 +48,8 @@ mod tests {
             "ip_address": "192.0.2.4",
             "is_shared": false
         }"#;
-        let r: super::Runner = serde_json::from_str(body).unwrap();
-        assert_eq!(r.id, 7);
+        let runner: super::Runner = serde_json::from_str(body).unwrap();
+        assert!(!runner.active);
     }
 }
 "##;
@@ -65,7 +65,7 @@ RUNNER = json.loads("""{
     let found = scan(&[("src/api/runner.rs", rs), ("tests/fixtures.py", py)]);
     assert_eq!(
         of(&found, "src/api/runner.rs"),
-        lines(&[(7, ACTIVE), (8, IP), (25, ACTIVE), (26, IP)]),
+        lines(&[(7, ACTIVE), (8, IP), (25, ACTIVE), (26, IP), (30, ACTIVE)]),
         "{found:?}"
     );
     assert_eq!(

@@ -235,7 +235,10 @@ impl ResourceField {
         };
         let names_other = |t: &str| names_other_platform(t);
         // What the prefilter's pass knows first: the platform's names are its literals.
-        let file_shows = PLATFORM.iter().any(|w| ctx.contains(w))
+        // A field already found in the resource's own definition or recorded response (a
+        // struct or document whose keys are the resource's) shows it too.
+        let file_shows = !out.is_empty()
+            || PLATFORM.iter().any(|w| ctx.contains(w))
             || path.is_some_and(|p| ctx.contains(p) && shows(text))
             || path_names_platform(ctx.src.path);
         if !file_shows {
