@@ -464,6 +464,9 @@ fn command_class(lower: &str, ext: &str) -> Option<Class> {
         || lower.ends_with(".dockerfile")
         || lower.starts_with(".env.")
         || lower.contains(".env.")
+        // An env file named for what it configures (`env.gitlab.runner`, sourced by an
+        // image's init scripts); not a program (`env.py`, `env.ts`).
+        || (lower.starts_with("env.") && code_class(lower, ext).is_none())
     {
         return class(FileKind::Shell, Hash);
     }
@@ -716,6 +719,8 @@ mod tests {
         assert_eq!(kind("lib/runner.libsonnet"), Some(FileKind::Code));
         assert_eq!(kind("cloud/user-data"), Some(FileKind::Shell));
         assert_eq!(kind("runner.env.example"), Some(FileKind::Shell));
+        assert_eq!(kind("env.gitlab.runner"), Some(FileKind::Shell));
+        assert_eq!(kind("env.py"), Some(FileKind::Code));
         // Text of no other kind: read for the distinctive names alone.
         for other in [
             "docker-compose.yml.example",
