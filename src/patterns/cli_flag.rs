@@ -445,6 +445,11 @@ fn in_argument_string(text: &[u8], at: usize) -> bool {
     else {
         return false;
     };
+    // The string starts with a flag (cheapest test first: most strings that hold a flag are
+    // messages).
+    if !text[open + 1..at].trim_ascii_start().starts_with(b"-") {
+        return false;
+    }
     // The quote opens a string: an even number of the same quotes before it on the line.
     if (lo..open).filter(|&i| text[i] == quote && !escaped(text, i)).count() % 2 != 0 {
         return false;
@@ -520,9 +525,13 @@ fn gathered_at(text: &[u8], at: usize) -> Option<&[u8]> {
         return None; // a line longer than the bound: its start is not read
     }
     let mut line = &text[start..at];
+    // Most flags are on a command's line: neither an assignment nor `set --` before them.
+    if memchr::memchr(b'=', line).is_none() && !line.windows(7).any(|w| w == b"set -- ") {
+        return None;
+    }
     // The last statement of the line before the word (`[ -n "$L" ] && OPTS="$OPTS --locked"`).
     for sep in [&b"&& "[..], b"|| ", b"; ", b"then ", b"else "] {
-        if let Some(i) = memchr::memmem::rfind(line, sep) {
+        if let Some(i) = line.windows(sep.len()).rposition(|w| w == sep) {
             line = &line[i + sep.len()..];
         }
     }

@@ -1081,7 +1081,7 @@ pub fn calls<'a>(
     let kind = ctx.src.class.kind;
     let code_like = kind == FileKind::Code;
     let single = code_like && fixed_segments(template).count() == 1;
-    let segments = if code_like && ctx.offsets(needle).is_empty() {
+    let segments = if code_like && ctx.offsets(needle).is_empty() && joins_paths(ctx) {
         quoted_segments(ctx, anchor)
     } else {
         Vec::new()
@@ -1177,6 +1177,14 @@ fn anchor_and_needle(template: &str) -> Option<(&str, &str)> {
     let anchor = fixed_segments(template).next_back()?;
     let at = anchor.as_ptr() as usize - template.as_ptr() as usize;
     Some((anchor, &template[at.saturating_sub(1)..at + anchor.len()]))
+}
+
+/// Does the file call a path-joining function ([`in_join_call`])? Asked once per file (the
+/// answers are kept), before any quoted segment is looked for.
+fn joins_paths(ctx: &FileCtx<'_, '_>) -> bool {
+    ["join(", "Join(", "JoinPath(", "Combine("]
+        .iter()
+        .any(|w| ctx.contains(w))
 }
 
 /// In code, a template's last segment may be an argument of its own to a path-joining call
