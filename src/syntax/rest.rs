@@ -93,6 +93,10 @@ struct Url<'t> {
     /// The word starts with its path's `/` (`"/merge_requests/%d/changes"`): nothing is written
     /// before it, not even a broken interpolation's end.
     bare: bool,
+    /// An interpolation (or its end) is all that is written before the path's `/`:
+    /// `f"{self.base_url}/merge_requests/{iid}/changes"`, `${base}/merge_requests/…`, or the
+    /// `)}` that closes `${encodeURIComponent(\n  project\n)}` on the line above.
+    based: bool,
 }
 
 fn is_url_byte(c: u8) -> bool {
@@ -152,8 +156,13 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
     };
     let pattern = end > start && b[end - 1] == b'/' && matches!(b.get(end), Some(b'(' | b'['));
     let bare = word.starts_with('/');
+    let based = !bare
+        && word
+            .find('/')
+            .is_some_and(|slash| word[..slash].ends_with('}') && !word[..slash].contains(':'));
     Url {
         bare,
+        based,
         start,
         end,
         path,
@@ -1029,7 +1038,8 @@ pub fn calls<'a>(
             if url.pattern
                 || url.relative
                 || !(path_matches(template, url.path, prefix)
-                    || (url.bare && scoped.is_some_and(|t| path_matches(t, url.path, prefix))))
+                    || ((url.bare || (url.based && *names_platform))
+                        && scoped.is_some_and(|t| path_matches(t, url.path, prefix))))
             {
                 return false;
             }
