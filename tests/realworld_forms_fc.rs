@@ -290,3 +290,44 @@ fn created_merge_request_and_simulated_hook() {
     assert_found(&all, &[("dags/experiment.py", 8, "mr-changes-endpoint")]);
     assert_silent(&all, "tests/simulate-merge-request.js");
 }
+
+/// A dashboard's server listing the platform's users page by page, the query built in a
+/// `URLSearchParams` two lines above the URL that interpolates it; and the same URL with a
+/// query that sends no `page` (a search by username): silent.
+const TS_USERS_PAGES: &str = r#"const PER_PAGE = 100;
+
+export async function listUsers(base: string, token: string) {
+  const out: unknown[] = [];
+  for (let page = 1; page <= 20; page++) {
+    const p = new URLSearchParams({
+      per_page: String(PER_PAGE),
+      page: String(page),
+    });
+    const url = `${base}/api/v4/users?${p}`;
+    const r = await fetch(url, { headers: { 'PRIVATE-TOKEN': token } });
+    const chunk = await r.json();
+    out.push(...chunk);
+    if (chunk.length < PER_PAGE) break;
+  }
+  return out;
+}
+
+export async function findUser(base: string, token: string, username: string) {
+  const q = new URLSearchParams({ username });
+  const url = `${base}/api/v4/users?${q}`;
+  return (await fetch(url, { headers: { 'PRIVATE-TOKEN': token } })).json();
+}
+"#;
+
+#[test]
+fn query_built_in_a_variable_the_url_interpolates() {
+    let all = scan_files(&[("server/users.ts", TS_USERS_PAGES)]);
+    let found = findings_of(&all, "server/users.ts");
+    assert_eq!(
+        found,
+        [(10, "users-offset-pagination".to_string())]
+            .into_iter()
+            .collect(),
+        "{found:?}"
+    );
+}
