@@ -331,3 +331,37 @@ fn query_built_in_a_variable_the_url_interpolates() {
         "{found:?}"
     );
 }
+
+/// The same listing inside an Express route: the route's `app.post(…)` around the handler is no
+/// request; the request is the call that uses the URL (`gitlabFetch(url, token, 'GET')`).
+const TS_ROUTE: &str = r#"import express from 'express';
+
+const app = express();
+
+app.post('/api/list-users', async (req, res) => {
+  const base = String(req.body?.gitlabUrl);
+  const out: unknown[] = [];
+  for (let page = 1; page <= 20; page++) {
+    const p = new URLSearchParams({
+      per_page: '100',
+      page: String(page),
+    });
+    const url = `${base}/api/v4/users?${p}`;
+    let r: Response;
+    try {
+      r = await gitlabFetch(url, String(req.body?.token), 'GET');
+    } catch {
+      res.status(502).json({ error: 'no answer' });
+      return;
+    }
+    out.push(...(await r.json()));
+  }
+  res.json({ users: out });
+});
+"#;
+
+#[test]
+fn a_request_inside_a_route_handler_is_its_own_call() {
+    let all = scan_files(&[("server/index.ts", TS_ROUTE)]);
+    assert_found(&all, &[("server/index.ts", 13, "users-offset-pagination")]);
+}
