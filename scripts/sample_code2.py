@@ -28,7 +28,14 @@ def main() -> int:
     ap.add_argument("repos", type=Path, help="file of owner/name lines, in drawn order")
     ap.add_argument("--per-repo", type=int, default=3)
     ap.add_argument("--copy", type=Path)
+    ap.add_argument("--seed", default="352",
+                    help="per-repository seed prefix: random.Random(f'{seed}:{repo}') (352 for code2)")
+    ap.add_argument("--ext", default="",
+                    help="comma-separated extensions to keep (e.g. .py,.js,.ts,.vue); others are "
+                         "skipped and counted on stderr (default: every kind of base.drawable)")
     args = ap.parse_args()
+    exts = {e.strip().lower() for e in args.ext.split(",") if e.strip()}
+    skipped = 0
     for repo in [l.strip() for l in args.repos.read_text().splitlines() if l.strip()]:
         clone = args.mirrors / repo.replace("/", "+", 1) / "repo"
         if (clone / ".git").is_dir():
@@ -39,6 +46,11 @@ def main() -> int:
             continue
         paths = [p for p in base.git(clone, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
                  if base.drawable(p)]
+        if exts:
+            kept = [p for p in paths if Path(p).suffix.lower() in exts]
+            skipped += sum(1 for p in paths if p not in kept and FORM_RE.search(
+                base.git(clone, "show", f"HEAD:{p}")[:400_000]))
+            paths = kept
         hits = []
         for path in sorted(paths):
             text = base.git(clone, "show", f"HEAD:{path}")
@@ -47,7 +59,7 @@ def main() -> int:
             forms = sorted(set(FORM_RE.findall(text)))
             if forms:
                 hits.append((path, forms))
-        drawn = random.Random(f"352:{repo}").sample(hits, min(args.per_repo, len(hits)))
+        drawn = random.Random(f"{args.seed}:{repo}").sample(hits, min(args.per_repo, len(hits)))
         if not drawn:
             print(f"{repo}\t{commit}\t-\tno hit\t0")
         for path, forms in sorted(drawn):
@@ -56,6 +68,8 @@ def main() -> int:
                 out = args.copy / repo / path
                 out.parent.mkdir(parents=True, exist_ok=True)
                 out.write_text(base.git(clone, "show", f"HEAD:{path}"))
+    if exts:
+        print(f"files of other kinds holding a form, skipped: {skipped}", file=sys.stderr)
     return 0
 
 

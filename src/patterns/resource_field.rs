@@ -101,15 +101,19 @@ impl PatternKind for ResourceField {
                 // Inside a type definition, its name says which resource it is, nested objects
                 // included (a webhook payload's `runner: { active: boolean; … }` is no runner's
                 // REST field).
-                let in_type = ctx.enclosing_type(at);
-                // The platform is named in the file, or the type's own members are the
-                // resource's (`iid`, `source_branch`, `target_branch`: a type generated from a
-                // response, in a file that names nothing).
+                let declared = ctx.enclosing_type(at);
+                let in_type = declared.filter(|t| !names_event(t) && !payload_type(ctx, t));
+                // A type named for the resource in a file that names the platform, or a type
+                // whose own members are the resource's (`iid`, `source_branch`,
+                // `target_branch`: a type generated from a response, `RequestType`, in a file
+                // that names nothing).
                 ((go_tag(text, at, end) || ts_member(text, at, end))
-                    && in_type.is_some_and(|t| self.resource.names_type(t))
-                    && (platform || self.json_object_is_resource(ctx, at)))
+                    && in_type.is_some_and(|t| {
+                        (self.resource.names_type(t) && platform)
+                            || self.json_object_is_resource(ctx, at)
+                    }))
                     // A recorded response written as an object literal in code (a mock).
-                    || (in_type.is_none()
+                    || (declared.is_none()
                         && literal_key(text, at, end)
                         && self.json_object_is_resource(ctx, at))
             };
@@ -122,6 +126,45 @@ impl PatternKind for ResourceField {
         }
         out
     }
+}
+
+/// Is the type `t` a webhook payload's part: the type of an `object_attributes` member
+/// (`object_attributes: MergeRequestAttributes;`) or of a member of an event type (`NoteHook`'s
+/// `merge_request?: GitLabMergeRequest`)? Asked only for a type that holds a field.
+fn payload_type(ctx: &FileCtx, t: &str) -> bool {
+    let text = ctx.src.text;
+    let b = text.as_bytes();
+    text.match_indices(t).any(|(i, _)| {
+        let whole = (i == 0 || !crate::syntax::is_ident_byte(b[i - 1]))
+            && !b.get(i + t.len()).is_some_and(|&c| crate::syntax::is_ident_byte(c));
+        let before = text[..i].trim_end_matches([' ', '\t']);
+        let Some(member) = before.strip_suffix(':') else {
+            return false;
+        };
+        let member = member.strip_suffix('?').unwrap_or(member);
+        let name_at = member
+            .bytes()
+            .rposition(|c| !crate::syntax::is_ident_byte(c))
+            .map_or(0, |p| p + 1);
+        whole
+            && (&member[name_at..] == "object_attributes"
+                || ctx.enclosing_type(i).is_some_and(names_event))
+    })
+}
+
+/// Is the key at `at` inside a webhook payload written as an object literal or a JSON object:
+/// an enclosing object has the payload's own keys (`object_kind`, `object_attributes`)? A merge
+/// request's attributes and a build's runner there are the event's, not the REST API's.
+pub(super) fn in_event_payload(text: &str, objects: &[(usize, usize)], at: usize) -> bool {
+    let before = objects.partition_point(|&(open, _)| open < at);
+    objects[..before]
+        .iter()
+        .filter(|&&(_, close)| close > at)
+        .any(|&(open, close)| {
+            sdk::own_keys(text, open, close)
+                .iter()
+                .any(|k| matches!(*k, "object_kind" | "object_attributes"))
+        })
 }
 
 /// How far back a variable's declaration is looked for (a function's parameters).
@@ -252,7 +295,9 @@ impl ResourceField {
                     || found.contains(&at)
                     || !self.in_role(text, at, end, form == &self.name, webhook_path)
                     || ctx.src.in_comment(at)
-                    || ctx.enclosing_type(at).is_some_and(names_event)
+                    || ctx
+                        .enclosing_type(at)
+                        .is_some_and(|t| names_event(t) || payload_type(ctx, t))
                 {
                     continue;
                 }
@@ -552,9 +597,11 @@ fn declared_name(line: &str) -> Option<&str> {
 
 impl ResourceField {
     fn json_object_is_resource(&self, ctx: &FileCtx, at: usize) -> bool {
-        sdk::innermost_object(ctx.json_objects(), at).is_some_and(|(open, close)| {
+        let objects = ctx.json_objects();
+        sdk::innermost_object(objects, at).is_some_and(|(open, close)| {
             self.resource
                 .keys_say(&sdk::own_keys(ctx.src.text, open, close))
+                && !in_event_payload(ctx.src.text, objects, at)
         })
     }
 }

@@ -100,6 +100,35 @@ impl PatternKind for RestEndpoint {
     }
 }
 
+/// How far before a URL the variable that its query interpolates is looked for.
+const QUERY_REACH: usize = 600;
+
+/// The code that builds a query a URL interpolates whole (`?${p}`, `?{params}`), from the
+/// variable's assignment in the lines before to the URL (`const p = new URLSearchParams({
+/// per_page: …, page: … })`): where its parameters are written.
+fn query_built_before<'t>(text: &'t str, query: &str, at: usize) -> Option<&'t str> {
+    let name = query
+        .strip_prefix("${")
+        .or_else(|| query.strip_prefix('{'))?
+        .strip_suffix('}')?;
+    if name.is_empty() || !name.bytes().all(crate::syntax::is_ident_byte) {
+        return None;
+    }
+    let mut from = at.saturating_sub(QUERY_REACH);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let region = &text[from..at];
+    let b = region.as_bytes();
+    let decl = region.rmatch_indices(name).find(|&(i, _)| {
+        let end = i + name.len();
+        (i == 0 || !crate::syntax::is_ident_byte(b[i - 1]))
+            && region[end..].trim_start().starts_with('=')
+            && !region[end..].trim_start().starts_with("==")
+    })?;
+    Some(&region[decl.0..])
+}
+
 fn detect(
     method: Option<Method>,
     template: &str,
@@ -110,10 +139,11 @@ fn detect(
 ) -> Vec<Hit> {
     let mut out = Vec::new();
     for call in ctx.rest_calls(template, api, prefix).iter() {
-        if !with_params
-            .iter()
-            .all(|p| rest::sends_param(&call.query, call.statement, p))
-        {
+        let built = query_built_before(ctx.src.text, &call.query, call.start);
+        if !with_params.iter().all(|p| {
+            rest::sends_param(&call.query, call.statement, p)
+                || built.is_some_and(|b| rest::sends_param("", b, p))
+        }) {
             continue;
         }
         let weak = match (method, call.method) {

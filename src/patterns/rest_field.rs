@@ -321,11 +321,12 @@ fn key_of_program(field: &RestField, ctx: &FileCtx, at: usize, end: usize) -> bo
     if key && code && parameter_annotation(ctx.src.path, ctx.src.text, at) {
         return true;
     }
-    // A webhook event's type is not the response of the endpoint the file calls.
+    // A webhook event's type is not the response of the endpoint the file calls, nor is a
+    // webhook payload written as an object literal (a bot's fixture or simulation).
     ctx.enclosing_type(at).is_some_and(|t| {
         crate::syntax::sdk::names_event(t)
             || field.not_in_types.iter().any(|w| t.contains(w.as_str()))
-    })
+    }) || super::resource_field::in_event_payload(ctx.src.text, ctx.json_objects(), at)
 }
 
 fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {

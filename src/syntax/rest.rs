@@ -93,6 +93,10 @@ struct Url<'t> {
     /// The word starts with its path's `/` (`"/merge_requests/%d/changes"`): nothing is written
     /// before it, not even a broken interpolation's end.
     bare: bool,
+    /// An interpolation (or its end) is all that is written before the path's `/`:
+    /// `f"{self.base_url}/merge_requests/{iid}/changes"`, `${base}/merge_requests/…`, or the
+    /// `)}` that closes `${encodeURIComponent(\n  project\n)}` on the line above.
+    based: bool,
 }
 
 fn is_url_byte(c: u8) -> bool {
@@ -152,8 +156,21 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
     };
     let pattern = end > start && b[end - 1] == b'/' && matches!(b.get(end), Some(b'(' | b'['));
     let bare = word.starts_with('/');
+    // A whole interpolation before the `/` (`{self.base_url}`, `${base}`, `#{base}`), or the
+    // `}` that ends one opened on a line above (the line holds nothing else before it, but a
+    // call's `)`); not the end of one opened in the same word's line (`#{url_encode project}`).
+    let line_lead = text[text[..start].rfind('\n').map_or(0, |i| i + 1)..start].trim();
+    let based = !bare
+        && word.find('/').is_some_and(|slash| {
+            let head = &word[..slash];
+            let whole = (head.starts_with('{') || head.starts_with("${") || head.starts_with("#{"))
+                && head.ends_with('}')
+                && !head.contains(':');
+            whole || (head == "}" && matches!(line_lead, "" | ")"))
+        });
     Url {
         bare,
+        based,
         start,
         end,
         path,
@@ -569,6 +586,17 @@ fn call_span(text: &str, at: usize) -> Option<(usize, usize)> {
     call_span_at(text, at, 0)
 }
 
+/// Does a `{` after `before` open a block (a function's, a loop's or a condition's body: after
+/// `=>` or a `)`) rather than an object literal (after `(`, `,`, `=`, `:`)?
+fn opens_block(before: &[u8]) -> bool {
+    let end = before
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(0, |i| i + 1);
+    let before = &before[..end];
+    before.ends_with(b"=>") || before.ends_with(b")")
+}
+
 /// The call expression `levels` parentheses further out than [`call_span`]'s (a regex group or
 /// an inner call inside `rsps.add(method=…, url=re.compile(…))`).
 fn call_span_at(text: &str, at: usize, levels: usize) -> Option<(usize, usize)> {
@@ -576,9 +604,17 @@ fn call_span_at(text: &str, at: usize, levels: usize) -> Option<(usize, usize)> 
     let lower = at.saturating_sub(2000);
     let mut skip = levels;
     let mut depth = 0usize;
+    let mut braces = 0usize;
     let mut open = None;
     for i in (lower..at).rev() {
         match b[i] {
+            b'}' => braces += 1,
+            b'{' if braces > 0 => braces -= 1,
+            // A block that `at` is in (a callback's or a loop's body: `async (req, res) => {`,
+            // `for (…) {`): what holds `at` is a statement of that block, not an argument of a
+            // call around the block (an Express route's `app.post(…)` is no request).
+            b'{' if depth == 0 && opens_block(&b[lower..i]) => return None,
+            b'{' => {}
             b')' => depth += 1,
             b'(' if depth == 0 && skip > 0 => skip -= 1,
             b'(' if depth == 0 => {
@@ -1109,7 +1145,8 @@ pub fn calls<'a>(
             if url.pattern
                 || url.relative
                 || !(path_matches(template, url.path, prefix)
-                    || (url.bare && scoped.is_some_and(|t| path_matches(t, url.path, prefix))))
+                    || ((url.bare || (url.based && *names_platform))
+                        && scoped.is_some_and(|t| path_matches(t, url.path, prefix))))
             {
                 return false;
             }

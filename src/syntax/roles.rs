@@ -228,7 +228,33 @@ fn call(bytes: &[u8], at: usize, m: &[u8], role: Role, out: &mut Vec<Region>) {
             None => line_end(bytes, at),
         }
     };
+    // A server route's handler body (`app.post('/x', async (req, res) => { … })`, a Go
+    // `func(w, r) { … }`) is the server's own code: the requests it makes to other services
+    // are calls. The route is what comes before the body: its path and options.
+    let end = if role == ROUTE {
+        handler_body(&bytes[after..end]).map_or(end, |i| after + i)
+    } else {
+        end
+    };
     out.push(Region { start, end, role });
+}
+
+/// Where a handler's body opens in a route's arguments: the first `{` after `=>` or a `)` (an
+/// arrow function's or a function literal's body), not an options object (`{ schema }` after
+/// `,` or `(`).
+fn handler_body(args: &[u8]) -> Option<usize> {
+    args.iter().enumerate().find_map(|(i, &c)| {
+        if c != b'{' {
+            return None;
+        }
+        let before = &args[..i];
+        let end = before
+            .iter()
+            .rposition(|c| !c.is_ascii_whitespace())
+            .map_or(0, |k| k + 1);
+        let before = &before[..end];
+        (before.ends_with(b"=>") || before.ends_with(b")")).then_some(i)
+    })
 }
 
 /// Decorator lines that define a route, and Ruby's route lines.

@@ -53,7 +53,12 @@ impl Sdk {
     /// Literals of which a file that imports the SDK holds one (for the scan's prefilter).
     pub fn import_literals(self) -> &'static [&'static str] {
         match self {
-            Sdk::PythonGitlab => &["import gitlab", "from gitlab", "gitlab.exceptions.Gitlab"],
+            Sdk::PythonGitlab => &[
+                "import gitlab",
+                "from gitlab",
+                "gitlab.exceptions.Gitlab",
+                ".mergerequests.",
+            ],
             Sdk::GoGitlab => &["xanzy/go-gitlab", "gitlab-org/api/client-go"],
             Sdk::Gitbeaker => &["@gitbeaker/"],
             Sdk::RubyGitlab => &[
@@ -138,6 +143,7 @@ impl Resource {
             Resource::MergeRequest => &[
                 ".mergerequests.list(",
                 ".mergerequests.get(",
+                ".mergerequests.create(",
                 ".MergeRequests.GetMergeRequest(",
                 ".MergeRequests.ListMergeRequests(",
                 ".MergeRequests.ListProjectMergeRequests(",
@@ -356,12 +362,27 @@ impl SdkFile {
     }
 }
 
+/// Does the text call python-gitlab's merge request manager (`project.mergerequests.get(1)`,
+/// `.mergerequests.list(state="opened")`, `.mergerequests.create({…})`)? Its lower-case
+/// `mergerequests` attribute is the library's own (go-gitlab and gitbeaker write
+/// `MergeRequests`, the gem `merge_requests`): a module that uses it calls the library, whichever
+/// module imported it (a helper handed the client, a fragment of a larger file).
+fn python_gitlab_chain(text: &str) -> bool {
+    [
+        ".mergerequests.get(",
+        ".mergerequests.list(",
+        ".mergerequests.create(",
+    ]
+    .iter()
+    .any(|c| holds(text, c))
+}
+
 /// Read a file's SDK imports and object bindings.
 pub fn analyse(text: &str) -> SdkFile {
     let mut f = SdkFile::default();
     // The library's own exceptions (`except gitlab.exceptions.GitlabCreateError`): a module that
     // catches them calls the library, whichever module imported it.
-    if holds(text, "gitlab.exceptions.Gitlab") {
+    if holds(text, "gitlab.exceptions.Gitlab") || python_gitlab_chain(text) {
         push(&mut f.imports, Sdk::PythonGitlab);
     }
     // Each SDK's lines are looked at only in a file that holds one of its import literals:
