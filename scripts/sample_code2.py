@@ -4,9 +4,11 @@
 Like scripts/sample_code.py (same file kinds, same written forms plus the release-link,
 lint and runner-argument forms below), but only over the repositories named in a list
 file, in its order (the seeded draw of the manifest header), seeded per repository with
-random.Random(f"352:{repo}"), at most PER_REPO files each. Prints one line per drawn
+random.Random(f"{args.seed}:{repo}"), at most PER_REPO files each. Prints one line per drawn
 file: repo, commit, path, the forms it holds, the repository's number of hits.
 With --copy CACHE, writes each drawn file's text to CACHE/<owner>/<repo>/<path>.
+Options for later draws (sampled-fj.yaml): --seed S replaces the seed prefix "352",
+--ext go,java,... keeps only files with these extensions, --form REGEX adds a written form.
 """
 import argparse
 import random
@@ -28,7 +30,15 @@ def main() -> int:
     ap.add_argument("repos", type=Path, help="file of owner/name lines, in drawn order")
     ap.add_argument("--per-repo", type=int, default=3)
     ap.add_argument("--copy", type=Path)
+    ap.add_argument("--seed", default="352", help="seed prefix of random.Random(f'{seed}:{repo}')")
+    ap.add_argument("--ext", default="", help="comma-separated extensions to keep (default: all)")
+    ap.add_argument("--form", action="append", default=[], help="an extra written form (regex)")
     args = ap.parse_args()
+    form_re = FORM_RE
+    if args.form:
+        form_re = re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join(base.FORMS + EXTRA + args.form)
+                             + r")(?![A-Za-z0-9_])")
+    exts = {"." + e.strip().lower() for e in args.ext.split(",") if e.strip()}
     for repo in [l.strip() for l in args.repos.read_text().splitlines() if l.strip()]:
         clone = args.mirrors / repo.replace("/", "+", 1) / "repo"
         if (clone / ".git").is_dir():
@@ -38,16 +48,16 @@ def main() -> int:
             print(f"{repo}\t-\tno snapshot")
             continue
         paths = [p for p in base.git(clone, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
-                 if base.drawable(p)]
+                 if base.drawable(p) and (not exts or Path(p).suffix.lower() in exts)]
         hits = []
         for path in sorted(paths):
             text = base.git(clone, "show", f"HEAD:{path}")
             if len(text) > 400_000:
                 continue
-            forms = sorted(set(FORM_RE.findall(text)))
+            forms = sorted(set(form_re.findall(text)))
             if forms:
                 hits.append((path, forms))
-        drawn = random.Random(f"352:{repo}").sample(hits, min(args.per_repo, len(hits)))
+        drawn = random.Random(f"{args.seed}:{repo}").sample(hits, min(args.per_repo, len(hits)))
         if not drawn:
             print(f"{repo}\t{commit}\t-\tno hit\t0")
         for path, forms in sorted(drawn):
