@@ -479,27 +479,7 @@ fn merge_project(
         }
     }
     if let Some(total) = total {
-        // `total` is at most MAX_SHARD_TOTAL: this loop is bounded.
-        let missing: Vec<String> = (1..=total)
-            .filter(|i| !seen.contains_key(i))
-            .map(|i| format!("{i}/{total}"))
-            .collect();
-        if !missing.is_empty() {
-            let (noun, verb) = if missing.len() == 1 {
-                ("shard", "is")
-            } else {
-                ("shards", "are")
-            };
-            const SHOWN: usize = 20;
-            let mut list = missing[..missing.len().min(SHOWN)].join(", ");
-            if missing.len() > SHOWN {
-                list.push_str(&format!(" and {} more", missing.len() - SHOWN));
-            }
-            return Err(MergeError::MissingShards {
-                project: project.to_string(),
-                missing: format!("{noun} {list} {verb} missing"),
-            });
-        }
+        check_all_shards(project, total, &seen)?;
     }
     let mut report = Report::default();
     for (name, r) in parts {
@@ -512,6 +492,36 @@ fn merge_project(
     }
     report.finish();
     Ok((report, first_options))
+}
+
+/// Every shard 1..=`total` of a project was given, or the error lists the missing ones.
+fn check_all_shards(
+    project: &str,
+    total: u64,
+    seen: &BTreeMap<u64, &str>,
+) -> Result<(), MergeError> {
+    // `total` is at most MAX_SHARD_TOTAL: this loop is bounded.
+    let missing: Vec<String> = (1..=total)
+        .filter(|i| !seen.contains_key(i))
+        .map(|i| format!("{i}/{total}"))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let (noun, verb) = if missing.len() == 1 {
+        ("shard", "is")
+    } else {
+        ("shards", "are")
+    };
+    const SHOWN: usize = 20;
+    let mut list = missing[..missing.len().min(SHOWN)].join(", ");
+    if missing.len() > SHOWN {
+        list.push_str(&format!(" and {} more", missing.len() - SHOWN));
+    }
+    Err(MergeError::MissingShards {
+        project: project.to_string(),
+        missing: format!("{noun} {list} {verb} missing"),
+    })
 }
 
 /// What a JSON report leaves out, for the other formats: the entry's surface and breaking flag

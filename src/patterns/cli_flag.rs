@@ -243,35 +243,45 @@ impl PatternKind for CliFlag {
             && (sub.is_empty() || ctx.contains(sub));
         if written {
             let found: Vec<(usize, usize)> = out.iter().map(|h| (h.start, h.end)).collect();
-            let args = list_arguments(flag, quoted, ctx).into_iter();
+            let shell = quoted && ctx.src.class.kind == FileKind::Shell;
+            let words = [program, sub];
+            let args = list_arguments(flag, (quoted, shell), &words, ctx).into_iter();
             out.extend(args.filter(|q| !found.iter().any(|&(s, e)| (s..=e).contains(&q.start))));
         }
-        // The environment variable the program reads for the flag. On a line where the flag is
-        // written, it is the flag's value (`--registration-token "$REGISTRATION_TOKEN"`): one
-        // use, found once, as the flag. Elsewhere one finding per line: a definition that
-        // names and uses it (`REGISTRATION_TOKEN: ${REGISTRATION_TOKEN:?…}`) is one setting.
+        // The environment variable the program reads for the flag ([`env_uses`]).
         if let Some(env) = &self.env {
-            let mut env_hits = word_hits(env, ctx, WordBytes::Ident);
-            // `unset NAME` takes the variable away (the new flow's scripts do so): no use.
-            env_hits.retain(|h| !unset_at(text, h.start));
-            env_hits.sort_by_key(|h| h.start);
-            if !env_hits.is_empty() {
-                let flag_lines = line_numbers(text, out.iter().map(|h| h.start));
-                let env_lines = line_numbers(text, env_hits.iter().map(|h| h.start));
-                let mut last = None;
-                out.extend(
-                    env_hits
-                        .into_iter()
-                        .zip(env_lines)
-                        .filter(|(_, line)| {
-                            flag_lines.binary_search(line).is_err() && last.replace(*line) != Some(*line)
-                        })
-                        .map(|(h, _)| h),
-                );
-            }
+            let uses = env_uses(env, ctx, &out);
+            out.extend(uses);
         }
         self.with_value(out, text)
     }
+}
+
+/// The uses of the environment variable `env` the program reads for the flag, one per line,
+/// leaving out the lines where the flag itself is written (`found`): there the variable is the
+/// flag's value (`--registration-token "$REGISTRATION_TOKEN"`), one use, found as the flag. A
+/// definition that names and uses it (`REGISTRATION_TOKEN: ${REGISTRATION_TOKEN:?…}`) is one
+/// setting.
+fn env_uses(env: &str, ctx: &FileCtx, found: &[Hit]) -> Vec<Hit> {
+    let text = ctx.src.text.as_bytes();
+    let mut env_hits = word_hits(env, ctx, WordBytes::Ident);
+    // `unset NAME` takes the variable away (the new flow's scripts do so): no use.
+    env_hits.retain(|h| !unset_at(text, h.start));
+    env_hits.sort_by_key(|h| h.start);
+    if env_hits.is_empty() {
+        return env_hits;
+    }
+    let flag_lines = line_numbers(text, found.iter().map(|h| h.start));
+    let env_lines = line_numbers(text, env_hits.iter().map(|h| h.start));
+    let mut last = None;
+    env_hits
+        .into_iter()
+        .zip(env_lines)
+        .filter(|(_, line)| {
+            flag_lines.binary_search(line).is_err() && last.replace(*line) != Some(*line)
+        })
+        .map(|(h, _)| h)
+        .collect()
 }
 
 impl CliFlag {
@@ -368,20 +378,40 @@ pub fn unset_at(text: &[u8], at: usize) -> bool {
 
 /// `flag` as an argument outside comments: with `quoted`, a whole quoted string or one with its
 /// value (`"--locked"`, `'--locked=false'`, `"--tag-list ${tags}"`, `` `--tag-list "${t}"` ``);
-/// and a YAML block list's item (`- --locked=false`, `- --tag-list docker`). Not a sentence that
-/// starts with it (`"--locked is gone"`, `- --locked is gone`).
-fn list_arguments(flag: &str, quoted: bool, ctx: &FileCtx) -> Vec<Hit> {
+/// with `shell`, a word of the arguments a shell script gathers in a variable ([`gathered_at`])
+/// and hands to the command, a line naming one of `words` ([`handed_to`]); and a YAML block list's item (`- --locked=false`, `- --tag-list docker`).
+/// Not a sentence that starts with it (`"--locked is gone"`, `- --locked is gone`).
+fn list_arguments(
+    flag: &str,
+    (quoted, shell): (bool, bool),
+    words: &[&str],
+    ctx: &FileCtx,
+) -> Vec<Hit> {
     let text = ctx.src.text.as_bytes();
     ctx.word_offsets(flag, WordBytes::Other(|c| is_ident_byte(c) || c == b'-'))
         .filter(|&at| {
             let quote = if at > 0 { text[at - 1] } else { 0 };
             let after = at + flag.len();
-            if quoted && matches!(quote, b'"' | b'\'' | b'`') {
-                return match text.get(after) {
+            // Gathered in a shell variable: an argument where the variable is handed to the
+            // command (`CARGO_FLAGS="--locked"` for another program is not).
+            let gathered = if shell { gathered_at(text, at) } else { None };
+            if let Some(name) = gathered {
+                return matches!(quote, b' ' | b'\t' | b'(' | b'"' | b'\'')
+                    && matches!(
+                        text.get(after),
+                        None | Some(b' ' | b'\t' | b'\n' | b'\r' | b'=' | b'"' | b'\'' | b')')
+                    )
+                    && handed_to(text, name, words);
+            }
+            if quoted
+                && matches!(quote, b'"' | b'\'' | b'`')
+                && match text.get(after) {
                     Some(&c) if c == quote || c == b'=' => true,
                     Some(b' ') => one_value(&text[after + 1..], quote),
                     _ => false,
-                };
+                }
+            {
+                return true;
             }
             list_item_at(text, at)
                 && match text.get(after) {
@@ -393,6 +423,64 @@ fn list_arguments(flag: &str, quoted: bool, ctx: &FileCtx) -> Vec<Hit> {
         .filter(|&at| !ctx.src.in_comment(at))
         .map(|at| Hit::new(at, at + flag.len(), flag))
         .collect()
+}
+
+/// Is the word at `at` gathered as an argument by a shell script: on a line that sets a variable
+/// (`OPTS="$OPTS --tag-list $T"`, `ARGS+=(--locked=false)`, `local args=(…)`) or the positional
+/// arguments (`set -- "$@" --tag-list "$T"`), to be handed to the command later (`"$@"`,
+/// `gitlab-runner register $OPTS`)? Only the line's start is read, within a bound.
+fn gathered_at(text: &[u8], at: usize) -> Option<&[u8]> {
+    let from = at.saturating_sub(512);
+    let start = memchr::memrchr(b'\n', &text[from..at]).map_or(from, |i| from + i + 1);
+    if start == from && from > 0 {
+        return None; // a line longer than the bound: its start is not read
+    }
+    let mut line = &text[start..at];
+    // The last statement of the line before the word (`[ -n "$L" ] && OPTS="$OPTS --locked"`).
+    for sep in [&b"&& "[..], b"|| ", b"; ", b"then ", b"else "] {
+        if let Some(i) = memchr::memmem::rfind(line, sep) {
+            line = &line[i + sep.len()..];
+        }
+    }
+    let mut line = line.trim_ascii_start();
+    if line.starts_with(b"set -- ") {
+        return Some(b"@");
+    }
+    for keyword in [&b"local "[..], b"export ", b"readonly ", b"declare -a ", b"typeset "] {
+        if let Some(rest) = line.strip_prefix(keyword) {
+            line = rest.trim_ascii_start();
+            break;
+        }
+    }
+    let n = line.iter().take_while(|&&c| is_ident_byte(c)).count();
+    let rest = &line[n..];
+    (n > 0 && !line[0].is_ascii_digit() && (rest.starts_with(b"=") || rest.starts_with(b"+=")))
+        .then_some(&line[..n])
+}
+
+/// Is the variable `name` (`@`: the positional arguments) expanded on a line that also holds
+/// one of `words` (the program or its subcommand: `gitlab-runner register $OPTS`,
+/// `gitlab-runner "${ARGS[@]}"`, `exec "$@"` below `set -- gitlab-runner register`)?
+fn handed_to(text: &[u8], name: &[u8], words: &[&str]) -> bool {
+    let mut at = 0;
+    while let Some(i) = memchr::memchr(b'$', &text[at..]) {
+        let d = at + i;
+        at = d + 1;
+        let rest = &text[d + 1..];
+        let rest = rest.strip_prefix(b"{").unwrap_or(rest);
+        let expands = rest.starts_with(name)
+            && !rest.get(name.len()).is_some_and(|&c| is_ident_byte(c));
+        if !expands {
+            continue;
+        }
+        let s = memchr::memrchr(b'\n', &text[..d]).map_or(0, |k| k + 1);
+        let e = memchr::memchr(b'\n', &text[d..]).map_or(text.len(), |k| d + k);
+        let line = &text[s..e];
+        if name == b"@" || words.iter().any(|w| memchr::memmem::find(line, w.as_bytes()).is_some()) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Is `rest` (after the flag and a space, inside a string quoted by `quote`) the flag's one

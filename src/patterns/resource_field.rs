@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::check::Fields;
 use super::sdk_field::resource_and_name;
 use super::{Hit, PatternKind};
-use crate::syntax::sdk::{self, Resource};
+use crate::syntax::sdk::{self, Resource, names_event};
 use crate::syntax::{FileCtx, FileKind, WordBytes, line_start_within};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -124,19 +124,6 @@ impl PatternKind for ResourceField {
     }
 }
 
-/// Is a type named for an event or webhook payload (`PipelineEvent`, `MergeRequestHook`,
-/// `WebhookPayload`, `MergeEventPayload`)? Its nested `merge_request` and `runner` objects are
-/// the event's own, not the REST API's resources, even where a nested struct is named
-/// `MergeRequest`.
-pub(super) fn is_event_type(t: &str) -> bool {
-    t.ends_with("Event")
-        || t.ends_with("Events")
-        || t.ends_with("Hook")
-        || t.ends_with("Payload")
-        || t.contains("Webhook")
-        || t.contains("WebHook")
-}
-
 /// How far back a variable's declaration is looked for (a function's parameters).
 const DECLARATION_REACH: usize = 4096;
 
@@ -161,7 +148,7 @@ fn declared_as_event(text: &str, name: &str, at: usize) -> bool {
             .unwrap_or(ty.len());
         let ty = &ty[..n];
         let last = ty.rsplit('.').next().unwrap_or(ty);
-        !last.is_empty() && is_event_type(last)
+        !last.is_empty() && names_event(last)
     })
 }
 
@@ -247,6 +234,9 @@ impl ResourceField {
         // Dependabot").
         let own_path = path_names_platform(ctx.src.path) && !names_other(ctx.src.path);
         let other = std::cell::LazyCell::new(|| !own_path && names_other(text));
+        // Declarations in a file whose path names webhooks (`gitlabwebhooks/domain/`,
+        // `webhook/dto/`) describe what the platform sends to a webhook, not a response.
+        let webhook_path = contains_ignore_case(ctx.src.path, "webhook");
         let [pascal, camel] = cased_forms(&self.name);
         let getter = pascal.as_ref().map(|p| format!("get{p}"));
         let forms = [Some(self.name.clone()), pascal, camel, getter];
@@ -257,9 +247,9 @@ impl ResourceField {
                 let end = at + form.len();
                 if at == 0
                     || found.contains(&at)
-                    || !self.in_role(text, at, end, form == &self.name)
+                    || !self.in_role(text, at, end, form == &self.name, webhook_path)
                     || ctx.src.in_comment(at)
-                    || ctx.enclosing_type(at).is_some_and(is_event_type)
+                    || ctx.enclosing_type(at).is_some_and(names_event)
                 {
                     continue;
                 }
@@ -280,7 +270,8 @@ impl ResourceField {
 
     /// Is the word at `at..end` this resource's field: a key of a declaration named for the
     /// resource (`snake`: the name as the API writes it), or read from a variable named for it?
-    fn in_role(&self, text: &str, at: usize, end: usize, snake: bool) -> bool {
+    /// With `webhook_path`, declarations are not (see [`Self::detect_with_evidence`]).
+    fn in_role(&self, text: &str, at: usize, end: usize, snake: bool, webhook_path: bool) -> bool {
         let b = text.as_bytes();
         if snake
             && (go_tag(text, at, end)
@@ -289,6 +280,9 @@ impl ResourceField {
                 || serialized_name(text, at, end))
             || java_member(text, at, end)
         {
+            if webhook_path {
+                return false;
+            }
             return owner_name(text, at).is_some_and(|o| self.resource.names_type(o))
                 || spread_of_resource(text, at).is_some_and(|v| self.resource.names_variable(v));
         }
@@ -326,6 +320,13 @@ impl ResourceField {
                 && !event_words(r)
                 && enclosing_class(text, at).is_some_and(|c| self.resource.names_type(c)))
     }
+}
+
+/// Does `hay` hold `needle` (ASCII lowercase) in any case?
+fn contains_ignore_case(hay: &str, needle: &str) -> bool {
+    hay.as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// Does a variable's name say it holds an event's or webhook's object (`event`, `hook`,
@@ -635,8 +636,12 @@ mod tests {
 
     #[test]
     fn values_declared_with_an_event_type() {
-        assert!(is_event_type("MergeEventPayload"));
-        assert!(!is_event_type("MergeRequest"));
+        assert!(names_event("MergeEventPayload"));
+        assert!(!names_event("MergeRequest"));
+        // The event's word anywhere in the name: a pipeline event's struct named `…Load`.
+        assert!(names_event("PipelineEventsLoad"));
+        assert!(!Resource::MergeRequest.names_type("MergeRequestWebHookData"));
+        assert!(names_event("MergeRequestWebhook"));
         for (t, event) in [
             ("func f(p MergeEventPayload) {\n\treturn p.", true),
             ("var p *gitlab.MergeEvent\nx := p.", true),

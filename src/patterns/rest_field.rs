@@ -323,7 +323,7 @@ fn key_of_program(field: &RestField, ctx: &FileCtx, at: usize, end: usize) -> bo
     }
     // A webhook event's type is not the response of the endpoint the file calls.
     ctx.enclosing_type(at).is_some_and(|t| {
-        super::resource_field::is_event_type(t)
+        crate::syntax::sdk::names_event(t)
             || field.not_in_types.iter().any(|w| t.contains(w.as_str()))
     })
 }

@@ -483,7 +483,6 @@ pub fn find_in<'t>(
     yaml: bool,
     flags: Option<u64>,
 ) -> Vec<Command<'t>> {
-    let b = text.as_bytes();
     let mut out = Vec::new();
     let mut read = Vec::new();
     let mut unquoted = String::new();
@@ -539,6 +538,15 @@ pub fn find_in<'t>(
             alias: false,
         });
     }
+    stored_commands(text, yaml, &mut out);
+    out
+}
+
+/// The commands of `out` stored in a variable ([`holder`]: `REGISTER="gitlab-runner register …"`)
+/// are run where the variable is used (`$REGISTER --tag-list …`): each use is a command whose
+/// arguments follow it, added to `out` with `alias` set.
+fn stored_commands<'t>(text: &'t str, yaml: bool, out: &mut Vec<Command<'t>>) {
+    let b = text.as_bytes();
     let mut track = Track::default();
     let stored: Vec<(usize, &str)> = out
         .iter()
@@ -577,7 +585,6 @@ pub fn find_in<'t>(
             });
         }
     }
-    out
 }
 
 /// Where `program` is written as a command word (or a variable named after it), in order.
@@ -1264,13 +1271,18 @@ fn holder(b: &[u8], line_start: usize, at: usize, yaml: bool) -> Option<&str> {
         .flatten()
 }
 
-/// If the command sits in a YAML folded block scalar (`key: >-` and indented lines below it),
-/// the indentation of that block: its line breaks are spaces, so the command goes on over the
-/// following lines that are indented at least as much.
+/// If the command sits in a YAML scalar whose line breaks are spaces, the indentation its
+/// lines keep: the command goes on over the following lines indented at least as much. That is
+/// a folded block scalar (`key: >-` and indented lines below it), or a plain scalar over lines
+/// (`cmd: gitlab-runner register` on the key's line, or alone on the line below `cmd:`, its
+/// flags on the lines below, indented more than the key: Ansible's `shell:` and `cmd:`).
 fn folded_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
     let indent = |s: usize| b[s..].iter().take_while(|&&c| c == b' ').count();
     let own = indent(line_start);
-    if own == 0 || at != line_start + own {
+    if at != line_start + own {
+        return plain_value_indent(b, line_start, at);
+    }
+    if own == 0 {
         return None; // the program does not start an indented line
     }
     let mut end = line_start.checked_sub(1)?;
@@ -1285,7 +1297,13 @@ fn folded_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
             if ind < own {
                 let opens =
                     trimmed.ends_with(b">") || trimmed.ends_with(b">-") || trimmed.ends_with(b">+");
-                return opens.then_some(own);
+                // A key with no value on its line: the program's line starts its plain value.
+                let plain = trimmed.ends_with(b":") && !b[line_start + own..].starts_with(b"- ");
+                return match (opens, plain) {
+                    (true, _) => Some(own),
+                    (_, true) => Some(ind + 1),
+                    _ => None,
+                };
             }
         }
         if start == 0 {
@@ -1294,6 +1312,22 @@ fn folded_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
         end = start - 1;
     }
     None
+}
+
+/// For a program written in the plain (unquoted) value of a YAML key on the key's line
+/// (`cmd: gitlab-runner register`, `- shell: gitlab-runner register`), the indentation of the
+/// value's continuation lines: more than the key's column.
+fn plain_value_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
+    let (col, key) = yaml_key(b, line_start, at)?;
+    let value = line_start + col + key.len() + 1;
+    let first = value + indent_of(&b[value..at]);
+    // The program is in the value, which is neither quoted nor a block or flow collection.
+    let plain = first < at
+        || !matches!(
+            b.get(first),
+            Some(b'"' | b'\'' | b'|' | b'>' | b'[' | b'{' | b'&' | b'!')
+        );
+    (first > value && plain && !b[first..at].contains(&b'#')).then_some(col + 1)
 }
 
 /// What [`group_end`] learnt of the line it was last asked about, so that a line of many
@@ -1438,28 +1472,7 @@ fn words_into<'t>(
 ) {
     let b = text.as_bytes();
     loop {
-        // Blanks and line continuations.
-        loop {
-            match b.get(i) {
-                Some(b' ' | b'\t') => i += 1,
-                Some(b'\n')
-                    if folded.is_some_and(|ind| {
-                        let next = &b[i + 1..];
-                        let n = next.iter().take_while(|&&c| c == b' ').count();
-                        n >= ind && next.get(n).is_some_and(|&c| c != b'\n' && c != b'#')
-                    }) =>
-                {
-                    i += 1
-                }
-                Some(b'\\' | b'`' | b'^') if matches!(b.get(i + 1), Some(b'\n')) => i += 2,
-                Some(b'\\' | b'`' | b'^')
-                    if b.get(i + 1) == Some(&b'\r') && b.get(i + 2) == Some(&b'\n') =>
-                {
-                    i += 3
-                }
-                _ => break,
-            }
-        }
+        i = skip_blanks(b, i, folded);
         let Some(&c) = b.get(i) else { break };
         // `#` starts a comment, but `#{…}` is Ruby's (and CoffeeScript's) interpolation in a
         // command string (`command "gitlab-runner register --url #{url} --tag-list …"`).
@@ -1471,91 +1484,8 @@ fn words_into<'t>(
         // One word, with quotes removed. While it has neither quotes nor escapes, it reads as
         // written and is not copied (`word` holds it only from its first quote or escape on).
         let start = i;
-        word.clear();
-        let mut as_written = true;
-        let mut quote: Option<u8> = None;
-        // The quote of the string that holds the command, escaped in it (`\"` in a JSON or
-        // JavaScript string): a quote of the shell's, opened and closed by that escape.
-        let host_escape = |i: usize| c_is_host_escape(b, i, enclosing);
-        while let Some(&c) = b.get(i) {
-            match quote {
-                Some(HOST_QUOTE) if host_escape(i) => {
-                    quote = None;
-                    i += 2;
-                }
-                Some(q) if c == q => {
-                    quote = None;
-                    i += 1;
-                }
-                Some(b'"') if c == b'\\' && i + 1 < b.len() => {
-                    // The escaped character, whole (it may be several bytes).
-                    let ch = text[i + 1..].chars().next().unwrap_or('\u{fffd}');
-                    word.push(ch);
-                    i += 1 + ch.len_utf8();
-                }
-                Some(_) => {
-                    let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
-                    if c == b'\n' {
-                        break;
-                    }
-                    word.push(ch);
-                    i += ch.len_utf8();
-                }
-                None => {
-                    if let Some(close) = group_end(b, i, groups) {
-                        if !as_written {
-                            word.push_str(&text[i..close]);
-                        }
-                        i = close;
-                        continue;
-                    }
-                    if matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b';' | b'|' | b'&' | b')')
-                        || Some(c) == enclosing
-                    {
-                        break;
-                    }
-                    let escaped = c == b'\\' && i + 1 < b.len() && b[i + 1] != b'\n';
-                    if escaped && host_escape(i) {
-                        if as_written {
-                            word.push_str(&text[start..i]);
-                            as_written = false;
-                        }
-                        quote = Some(HOST_QUOTE);
-                        i += 2;
-                        continue;
-                    }
-                    if (c == b'"' || c == b'\'' || escaped) && as_written {
-                        word.push_str(&text[start..i]);
-                        as_written = false;
-                    }
-                    if c == b'"' || c == b'\'' {
-                        quote = Some(c);
-                        i += 1;
-                        continue;
-                    }
-                    if escaped {
-                        let ch = text[i + 1..].chars().next().unwrap_or('\u{fffd}');
-                        word.push(ch);
-                        i += 1 + ch.len_utf8();
-                        continue;
-                    }
-                    // A run of plain bytes at once.
-                    let run = b[i..]
-                        .iter()
-                        .position(|&c| !plain_word_byte(c))
-                        .map_or(b.len(), |n| i + n);
-                    let next = if run > i {
-                        run
-                    } else {
-                        i + text[i..].chars().next().map_or(1, char::len_utf8)
-                    };
-                    if !as_written {
-                        word.push_str(&text[i..next]);
-                    }
-                    i = next;
-                }
-            }
-        }
+        let (end, as_written) = read_word(text, i, enclosing, word, groups);
+        i = end;
         if i == start {
             break;
         }
@@ -1575,6 +1505,132 @@ fn words_into<'t>(
             break;
         }
     }
+}
+
+/// `i` past the blanks and line continuations at it (`\`, PowerShell's `` ` ``, cmd's `^`; with
+/// `folded`, a YAML folded scalar's next line indented at least that much).
+fn skip_blanks(b: &[u8], mut i: usize, folded: Option<usize>) -> usize {
+    loop {
+        match b.get(i) {
+            Some(b' ' | b'\t') => i += 1,
+            Some(b'\n')
+                if folded.is_some_and(|ind| {
+                    let next = &b[i + 1..];
+                    let n = next.iter().take_while(|&&c| c == b' ').count();
+                    n >= ind && next.get(n).is_some_and(|&c| c != b'\n' && c != b'#')
+                }) =>
+            {
+                i += 1
+            }
+            Some(b'\\' | b'`' | b'^') if matches!(b.get(i + 1), Some(b'\n')) => i += 2,
+            Some(b'\\' | b'`' | b'^')
+                if b.get(i + 1) == Some(&b'\r') && b.get(i + 2) == Some(&b'\n') =>
+            {
+                i += 3
+            }
+            _ => break,
+        }
+    }
+    i
+}
+
+/// The end of the word starting at `i` and whether it reads as written (no quotes, no
+/// escapes); otherwise `word` holds it unquoted.
+fn read_word(
+    text: &str,
+    mut i: usize,
+    enclosing: Option<u8>,
+    word: &mut String,
+    groups: &mut Groups,
+) -> (usize, bool) {
+    let b = text.as_bytes();
+    let start = i;
+    word.clear();
+    let mut as_written = true;
+    let mut quote: Option<u8> = None;
+    // The quote of the string that holds the command, escaped in it (`\"` in a JSON or
+    // JavaScript string): a quote of the shell's, opened and closed by that escape.
+    let host_escape = |i: usize| c_is_host_escape(b, i, enclosing);
+    while let Some(&c) = b.get(i) {
+        match quote {
+            Some(HOST_QUOTE) if host_escape(i) => {
+                quote = None;
+                i += 2;
+            }
+            Some(q) if c == q => {
+                quote = None;
+                i += 1;
+            }
+            Some(b'"') if c == b'\\' && i + 1 < b.len() => {
+                // The escaped character, whole (it may be several bytes).
+                let ch = text[i + 1..].chars().next().unwrap_or('\u{fffd}');
+                word.push(ch);
+                i += 1 + ch.len_utf8();
+            }
+            Some(_) => {
+                let ch = text[i..].chars().next().unwrap_or('\u{fffd}');
+                if c == b'\n' {
+                    break;
+                }
+                word.push(ch);
+                i += ch.len_utf8();
+            }
+            None => {
+                if let Some(close) = group_end(b, i, groups) {
+                    if !as_written {
+                        word.push_str(&text[i..close]);
+                    }
+                    i = close;
+                    continue;
+                }
+                if matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b';' | b'|' | b'&' | b')')
+                    || Some(c) == enclosing
+                {
+                    break;
+                }
+                let escaped = c == b'\\' && i + 1 < b.len() && b[i + 1] != b'\n';
+                if escaped && host_escape(i) {
+                    if as_written {
+                        word.push_str(&text[start..i]);
+                        as_written = false;
+                    }
+                    quote = Some(HOST_QUOTE);
+                    i += 2;
+                    continue;
+                }
+                if (c == b'"' || c == b'\'' || escaped) && as_written {
+                    word.push_str(&text[start..i]);
+                    as_written = false;
+                }
+                if c == b'"' || c == b'\'' {
+                    quote = Some(c);
+                    i += 1;
+                    continue;
+                }
+                if escaped {
+                    let ch = text[i + 1..].chars().next().unwrap_or('\u{fffd}');
+                    word.push(ch);
+                    i += 1 + ch.len_utf8();
+                    continue;
+                }
+                // A run of plain bytes at once.
+                let run = b[i..]
+                    .iter()
+                    .position(|&c| !plain_word_byte(c))
+                    .map_or(b.len(), |n| i + n);
+                let next = if run > i {
+                    run
+                } else {
+                    i + text[i..].chars().next().map_or(1, char::len_utf8)
+                };
+                if !as_written {
+                    word.push_str(&text[i..next]);
+                }
+                i = next;
+            }
+        }
+    }
+    (i, as_written)
 }
 
 #[cfg(test)]

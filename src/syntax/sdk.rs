@@ -83,6 +83,16 @@ pub enum Resource {
     MergeRequestApprovals,
 }
 
+/// Does a type's name say it is a webhook's event or payload (`MergeEvent`, `MergeEventPayload`,
+/// `MergeRequestHook`, `WebHookData`, a payload's `MergeRequestObjectAttributes`)? Such a type
+/// describes what the platform sends to a webhook, not an endpoint's response: its fields are
+/// not the REST resource's.
+pub fn names_event(name: &str) -> bool {
+    ["Event", "Hook", "Webhook", "Payload", "ObjectAttributes"]
+        .iter()
+        .any(|w| name.contains(w))
+}
+
 impl Resource {
     pub const NAMES: &'static str = "runner, merge_request, merge_request_approvals";
 
@@ -204,10 +214,6 @@ impl Resource {
         let other = [
             "Manager",
             "Job",
-            "Event",
-            "Hook",
-            "Webhook",
-            "Payload",
             "Controller",
             // The webhook's `object_attributes` (`MergeRequestObjectAttributes`).
             "ObjectAttributes",
@@ -216,7 +222,9 @@ impl Resource {
             "Connection",
             "Edge",
         ];
-        (name.contains(word) || short) && !other.iter().any(|o| name.contains(o))
+        (name.contains(word) || short)
+            && !other.iter().any(|o| name.contains(o))
+            && !names_event(name)
     }
 
     /// The path segment of the resource's REST endpoints, where no other platform writes it

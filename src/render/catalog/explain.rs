@@ -1,6 +1,7 @@
 //! `uplint explain`: everything about one entry, as text.
 
 use super::removed_text;
+use crate::catalog::model::Endpoint;
 use crate::catalog::{Change, Entry};
 
 /// The width of the label column: the longest label (`introduced in:`, `deprecated in:`) and a
@@ -43,30 +44,7 @@ pub fn render(e: &Entry) -> String {
         field("related", format!("{}: {}", r.id, r.relation));
     }
     for ep in &e.endpoints {
-        let params: Vec<String> = ep
-            .params
-            .iter()
-            .map(|p| {
-                format!(
-                    "{} ({}, {}{})",
-                    p.name,
-                    p.location,
-                    p.ty,
-                    if p.required { ", required" } else { "" }
-                )
-            })
-            .collect();
-        let mut s = format!("{} /api/v4{}", ep.method.as_str(), ep.path);
-        if !params.is_empty() {
-            s.push_str(&format!(": {}", params.join("; ")));
-        }
-        if ep.no_body {
-            s.push_str("; no body fields");
-        }
-        if let Some(role) = &ep.role {
-            s.push_str(&format!("; role {role}"));
-        }
-        field("endpoint", s);
+        field("endpoint", endpoint_line(ep));
     }
     if e.detectable {
         out.push_str("\n  detected as:\n");
@@ -76,7 +54,49 @@ pub fn render(e: &Entry) -> String {
     } else {
         out.push_str("\n  not detectable: no file shows this item\n");
     }
-    // The mechanical replacements: renames and moves, and fields replaced by their negation.
+    out.push_str(&fix_examples(e));
+    if let Some(rule) = crate::fix::explain(e) {
+        out.push_str(&format!("\n  fix (uplint scan --fix): {rule}\n"));
+    }
+    out.push_str(&format!(
+        "\n  source: {} (spec: {})\n",
+        e.source,
+        e.spec.join("; ")
+    ));
+    out
+}
+
+/// One endpoint of an entry: method, path, its parameters and what else the schedule says.
+fn endpoint_line(ep: &Endpoint) -> String {
+    let params: Vec<String> = ep
+        .params
+        .iter()
+        .map(|p| {
+            format!(
+                "{} ({}, {}{})",
+                p.name,
+                p.location,
+                p.ty,
+                if p.required { ", required" } else { "" }
+            )
+        })
+        .collect();
+    let mut s = format!("{} /api/v4{}", ep.method.as_str(), ep.path);
+    if !params.is_empty() {
+        s.push_str(&format!(": {}", params.join("; ")));
+    }
+    if ep.no_body {
+        s.push_str("; no body fields");
+    }
+    if let Some(role) = &ep.role {
+        s.push_str(&format!("; role {role}"));
+    }
+    s
+}
+
+/// The mechanical replacements of an entry as before/after examples: renames and moves, and
+/// fields replaced by their negation; empty when there are none.
+fn fix_examples(e: &Entry) -> String {
     let renames: Vec<(String, String)> = e
         .patterns
         .iter()
@@ -89,26 +109,19 @@ pub fn render(e: &Entry) -> String {
                 })
         })
         .collect();
-    if !renames.is_empty() {
-        // What the fix does, in the words of the fix's rule below: a rename only where the
-        // schedule lists the item as renamed; elsewhere a replacement, and unsafe.
-        let what = if e.change == Change::Renamed {
-            "rename"
-        } else {
-            "replacement"
-        };
-        out.push_str(&format!("\n  example (machine-applicable {what}):\n"));
-        for (before, after) in renames {
-            out.push_str(&format!("    - before: {before}\n      after:  {after}\n"));
-        }
+    if renames.is_empty() {
+        return String::new();
     }
-    if let Some(rule) = crate::fix::explain(e) {
-        out.push_str(&format!("\n  fix (uplint scan --fix): {rule}\n"));
+    // What the fix does, in the words of the fix's rule below: a rename only where the
+    // schedule lists the item as renamed; elsewhere a replacement, and unsafe.
+    let what = if e.change == Change::Renamed {
+        "rename"
+    } else {
+        "replacement"
+    };
+    let mut out = format!("\n  example (machine-applicable {what}):\n");
+    for (before, after) in renames {
+        out.push_str(&format!("    - before: {before}\n      after:  {after}\n"));
     }
-    out.push_str(&format!(
-        "\n  source: {} (spec: {})\n",
-        e.source,
-        e.spec.join("; ")
-    ));
     out
 }
