@@ -159,3 +159,201 @@ fn webhook_object_attributes_model_is_no_rest_merge_request() {
         "src/main/java/com/example/gitlab/hook/model/MergeRequestObjectAttributes.java",
     );
 }
+
+/// A Kotlin transformer whose parameter is declared with the client's merge request type under
+/// an alias, a Java method whose parameter is the merge request, and the same reads on a pull
+/// request and on a webhook's attributes.
+const KOTLIN_TRANSFORMER: &str = r#"package com.example.provider.gitlab
+
+import org.gitlab4j.api.models.MergeRequest as MergeRequestModel
+
+object GitlabMergeRequestTransformer {
+    fun transform(input: MergeRequestModel): Summary {
+        return Summary(
+            id = input.iid,
+            mergeable = input.mergeStatus == "can_be_merged",
+            mergedBy = input.mergedBy?.username,
+        )
+    }
+}
+"#;
+
+const JAVA_PARAMETER: &str = r#"package com.example.bot;
+
+import org.gitlab4j.api.models.MergeRequest;
+import org.gitlab4j.api.webhook.MergeRequestEvent.ObjectAttributes;
+
+public class Notifier {
+
+    public String line(MergeRequest request) {
+        return request.getIid() + " " + request.getMergeStatus();
+    }
+
+    public String hook(ObjectAttributes attributes) {
+        return attributes.getIid() + " " + attributes.getMergeStatus();
+    }
+}
+"#;
+
+const KOTLIN_OTHER: &str = r#"package com.example.provider.gitlab
+
+import com.example.github.PullRequest
+
+object PullRequestTransformer {
+    fun transform(input: PullRequest): Summary {
+        return Summary(id = input.number, mergeable = input.mergeStatus == "clean")
+    }
+}
+"#;
+
+#[test]
+fn reads_on_a_parameter_declared_with_the_resource_type() {
+    let all = common::scan_files(&[
+        (
+            "provider/gitlab/GitlabMergeRequestTransformer.kt",
+            KOTLIN_TRANSFORMER,
+        ),
+        (
+            "bot/src/main/java/com/example/bot/Notifier.java",
+            JAVA_PARAMETER,
+        ),
+        ("provider/gitlab/PullRequestTransformer.kt", KOTLIN_OTHER),
+    ]);
+    assert_found(
+        &all,
+        &[
+            (
+                "provider/gitlab/GitlabMergeRequestTransformer.kt",
+                9,
+                "mr-merge-status",
+            ),
+            (
+                "provider/gitlab/GitlabMergeRequestTransformer.kt",
+                10,
+                "mr-merged-by",
+            ),
+            (
+                "bot/src/main/java/com/example/bot/Notifier.java",
+                9,
+                "mr-merge-status",
+            ),
+        ],
+    );
+    let notifier = common::findings_of(&all, "bot/src/main/java/com/example/bot/Notifier.java");
+    assert!(
+        !notifier.iter().any(|(line, _)| *line == 13),
+        "the webhook attributes' merge status is no REST field: {notifier:?}"
+    );
+    assert_silent(&all, "provider/gitlab/PullRequestTransformer.kt");
+}
+
+/// A Scala model of the merge request with zio-json's `@jsonField`, a Kotlin one with
+/// kotlinx.serialization's `@SerialName`, and the recorded response of a Java test class in a
+/// text block; a webhook model with the same annotation stays silent.
+const SCALA_MODEL: &str = r#"package com.example.gitlabbot.domain
+
+import zio.json.*
+
+case class MrInfo(
+  iid: Int,
+  title: String,
+  @jsonField("source_branch")
+  sourceBranch: String,
+  @jsonField("merge_status")
+  mergeStatus: String,
+)
+"#;
+
+const KOTLIN_SERIAL: &str = r#"package com.example.gitlab
+
+import kotlinx.serialization.SerialName
+import kotlinx.serialization.Serializable
+
+@Serializable
+data class GitLabMergeRequest(
+    val iid: Long,
+    @SerialName("merged_by")
+    val mergedBy: GitLabUser? = null,
+)
+
+@Serializable
+data class MergeRequestHookAttributes(
+    val iid: Long,
+    @SerialName("merge_status")
+    val mergeStatus: String,
+)
+"#;
+
+const JAVA_TEXT_BLOCK: &str = r#"package com.example.gitlab.data;
+
+import org.junit.jupiter.api.Test;
+
+class CompressingServiceTest {
+
+    private final String recorded = """
+            [
+              {
+                "id": 12,
+                "iid": 3,
+                "source_branch": "fix",
+                "target_branch": "main",
+                "merged_by": null,
+                "merge_status": "can_be_merged",
+                "detailed_merge_status": "mergeable"
+              }
+            ]
+            """;
+
+    @Test
+    void compresses() {
+    }
+}
+"#;
+
+#[test]
+fn jvm_serialization_annotations_and_text_block_responses() {
+    let all = common::scan_files(&[
+        (
+            "src/main/scala/com/example/gitlabbot/domain/MrInfo.scala",
+            SCALA_MODEL,
+        ),
+        (
+            "src/main/kotlin/com/example/gitlab/Models.kt",
+            KOTLIN_SERIAL,
+        ),
+        (
+            "src/test/java/com/example/gitlab/data/CompressingServiceTest.java",
+            JAVA_TEXT_BLOCK,
+        ),
+    ]);
+    assert_found(
+        &all,
+        &[
+            (
+                "src/main/scala/com/example/gitlabbot/domain/MrInfo.scala",
+                10,
+                "mr-merge-status",
+            ),
+            (
+                "src/main/kotlin/com/example/gitlab/Models.kt",
+                9,
+                "mr-merged-by",
+            ),
+            (
+                "src/test/java/com/example/gitlab/data/CompressingServiceTest.java",
+                14,
+                "mr-merged-by",
+            ),
+            (
+                "src/test/java/com/example/gitlab/data/CompressingServiceTest.java",
+                15,
+                "mr-merge-status",
+            ),
+        ],
+    );
+    let kotlin = common::findings_of(&all, "src/main/kotlin/com/example/gitlab/Models.kt");
+    assert!(
+        !kotlin.iter().any(|(line, _)| *line >= 14),
+        "the webhook model's merge status is no REST field: {kotlin:?}"
+    );
+}

@@ -108,8 +108,9 @@ impl PatternKind for ResourceField {
                 ((go_tag(text, at, end) || ts_member(text, at, end))
                     && in_type.is_some_and(|t| self.resource.names_type(t))
                     && (platform || self.json_object_is_resource(ctx, at)))
-                    // A recorded response written as an object literal in code (a mock).
-                    || (in_type.is_none()
+                    // A recorded response written as an object literal in code (a mock), or as
+                    // JSON in a string of a class (a Java text block in a test class).
+                    || (in_type.is_none_or(|t| !names_event(t))
                         && literal_key(text, at, end)
                         && self.json_object_is_resource(ctx, at))
             };
@@ -149,6 +150,53 @@ fn declared_as_event(text: &str, name: &str, at: usize) -> bool {
         let ty = &ty[..n];
         let last = ty.rsplit('.').next().unwrap_or(ty);
         !last.is_empty() && names_event(last)
+    })
+}
+
+/// The type the variable `name`, read at `at`, is declared with in the code before it: a
+/// parameter or a local written `name: T` (Kotlin, Scala, TypeScript), `name T` / `name *pkg.T`
+/// (Go) or `T name` (Java, C#; followed by `,`, `)`, `=` or `;`). The type's last segment
+/// (`MergeRequest` of `org.gitlab4j.api.models.MergeRequest`, `MergeRequestModel`).
+fn declared_type<'t>(text: &'t str, name: &str, at: usize) -> Option<&'t str> {
+    let from = floor(text, at.saturating_sub(DECLARATION_REACH));
+    let region = &text[from..at];
+    let rb = region.as_bytes();
+    let ident = |c: u8| crate::syntax::is_ident_byte(c);
+    let last_segment = |ty: &'t str| {
+        let n = ty
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(ty.len());
+        let ty = &ty[..n];
+        let last = ty.rsplit('.').next().unwrap_or(ty);
+        (!last.is_empty() && last.starts_with(|c: char| c.is_ascii_uppercase())).then_some(last)
+    };
+    region.rmatch_indices(name).find_map(|(i, _)| {
+        let end = i + name.len();
+        if (i > 0 && ident(rb[i - 1])) || rb.get(end).is_some_and(|&c| ident(c)) {
+            return None;
+        }
+        // After the name: `name: T`, `name T`.
+        let rest = &region[end..];
+        let after = rest.strip_prefix(':').unwrap_or(rest);
+        if after.starts_with([' ', '\t']) && !rest.starts_with("::") {
+            let ty = after.trim_start().trim_start_matches(['*', '&']);
+            if let Some(t) = last_segment(ty) {
+                return Some(t);
+            }
+        }
+        // Before the name: `T name,` `T name)` `T name =` `T name;`.
+        let next = rest.trim_start_matches([' ', '\t']);
+        if !next.starts_with([',', ')', '=', ';']) || next.starts_with("==") {
+            return None;
+        }
+        let lead = region[..i].trim_end_matches([' ', '\t']);
+        if lead.len() == region[..i].len() {
+            return None;
+        }
+        let start = lead
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .map_or(0, |k| k + 1);
+        last_segment(&lead[start..])
     })
 }
 
@@ -315,6 +363,7 @@ impl ResourceField {
         // A dict of the API read inside the resource's own model
         // (`class MergeRequestInfo:` … `def from_dict(cls, data):` … `data.get("merge_status")`).
         self.resource.names_variable(r)
+            || declared_type(text, r, at).is_some_and(|t| self.resource.names_type(t))
             || (snake
                 && quoted
                 && !event_words(r)
@@ -616,6 +665,10 @@ fn serialized_name(text: &str, at: usize, end: usize) -> bool {
         "Json(",
         "JsonPropertyName(",
         "JsonAlias(",
+        // kotlinx.serialization, zio-json, circe's generic extras.
+        "SerialName(",
+        "jsonField(",
+        "JsonKey(",
     ]
     .iter()
     .any(|a| lead.ends_with(a))

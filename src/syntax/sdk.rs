@@ -215,8 +215,6 @@ impl Resource {
             "Manager",
             "Job",
             "Controller",
-            // The webhook's `object_attributes` (`MergeRequestObjectAttributes`).
-            "ObjectAttributes",
             // GraphQL types generated into code (`RunnerUpdateInput`) are not the REST resource.
             "Input",
             "Connection",
@@ -897,6 +895,9 @@ pub fn json_objects(text: &str) -> Vec<(usize, usize)> {
     let mut i = 0;
     while i < b.len() {
         match b[i] {
+            // A text block's or triple-quoted string's quotes (Java, Kotlin, Python): the JSON
+            // written in it is read, not skipped as one string.
+            b'"' if b[i..].starts_with(b"\"\"\"") => i += 2,
             b'"' => {
                 i += 1;
                 while i < b.len() && b[i] != b'"' {
