@@ -247,14 +247,15 @@ fn reads_on_a_parameter_declared_with_the_resource_type() {
     assert_silent(&all, "provider/gitlab/PullRequestTransformer.kt");
 }
 
-/// A Scala model of the merge request with zio-json's `@jsonField`, a Kotlin one with
+/// A Scala model of the merge request with zio-json's `@jsonField` (in a package named the
+/// reverse-domain way after the author's account on another platform, `com.github.<name>`), a Kotlin one with
 /// kotlinx.serialization's `@SerialName`, and the recorded response of a Java test class in a
 /// text block; a webhook model with the same annotation stays silent.
-const SCALA_MODEL: &str = r#"package com.example.gitlabbot.domain
+const SCALA_MODEL: &str = r#"package com.github.example.gitlabbot.domain
 
 import zio.json.*
 
-case class MrInfo(
+case class MRInfo(
   iid: Int,
   title: String,
   @jsonField("source_branch")
@@ -314,7 +315,7 @@ class CompressingServiceTest {
 fn jvm_serialization_annotations_and_text_block_responses() {
     let all = common::scan_files(&[
         (
-            "src/main/scala/com/example/gitlabbot/domain/MrInfo.scala",
+            "src/main/scala/com/github/example/gitlabbot/domain/MRInfo.scala",
             SCALA_MODEL,
         ),
         (
@@ -330,7 +331,7 @@ fn jvm_serialization_annotations_and_text_block_responses() {
         &all,
         &[
             (
-                "src/main/scala/com/example/gitlabbot/domain/MrInfo.scala",
+                "src/main/scala/com/github/example/gitlabbot/domain/MRInfo.scala",
                 10,
                 "mr-merge-status",
             ),

@@ -228,14 +228,19 @@ const OTHER_PLATFORMS: [&str; 10] = [
 ];
 
 /// Does the text name another platform as an object of its own, not only as the host of a
-/// repository's address: `https://github.com/owner/repo/pull/265` in a docstring and a Go
-/// module path (`"github.com/xanzy/go-gitlab"`) say where code lives, not whose API it reads;
+/// repository's address: `https://github.com/owner/repo/pull/265` in a docstring, a Go
+/// module path (`"github.com/xanzy/go-gitlab"`) and a reverse-domain package
+/// (`package com.github.someone.bot`) say where code lives, not whose API it reads;
 /// `api.github.com`, `github.NewClient`, `GitHub` still name it.
 fn names_other_platform(t: &str) -> bool {
     OTHER_PLATFORMS.iter().any(|w| {
         t.match_indices(w).any(|(i, _)| {
             let after = &t[i + w.len()..];
-            let address = after.starts_with(".com/") || after.starts_with(".org/");
+            // A Java or Scala package named the reverse-domain way after an account there
+            // (`com.github.someone.gitlabbot`, `io.github.someone`) says where the code lives too.
+            let package = after.starts_with('.')
+                && (t[..i].ends_with("com.") || t[..i].ends_with("io."));
+            let address = after.starts_with(".com/") || after.starts_with(".org/") || package;
             !address || t[..i].ends_with("api.")
         })
     })
