@@ -358,3 +358,72 @@ fn jvm_serialization_annotations_and_text_block_responses() {
         "the webhook model's merge status is no REST field: {kotlin:?}"
     );
 }
+
+/// A MicroProfile REST client interface: its `@Path` annotations are the requests it sends. The
+/// same annotation on a JAX-RS resource the application serves is a route, not a call.
+const REST_CLIENT: &str = r#"package com.example.reviewer.client;
+
+import jakarta.ws.rs.*;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+import java.util.Map;
+
+@Path("/api/v4")
+@RegisterRestClient(configKey = "gitlab-api")
+public interface GitLabClient {
+
+    @GET
+    @Path("/projects/{projectId}/merge_requests/{mrIid}/changes")
+    Map<String, Object> changes(@PathParam("projectId") long projectId, @PathParam("mrIid") long mrIid);
+
+    @GET
+    @Path("/projects/{projectId}/merge_requests/{mrIid}/diffs")
+    Map<String, Object> diffs(@PathParam("projectId") long projectId, @PathParam("mrIid") long mrIid);
+}
+"#;
+
+const SERVED_RESOURCE: &str = r#"package com.example.fake;
+
+import jakarta.ws.rs.*;
+
+@Path("/api/v4")
+public class FakeGitLabResource {
+
+    @GET
+    @Path("/projects/{projectId}/merge_requests/{mrIid}/changes")
+    public String changes(@PathParam("projectId") long projectId, @PathParam("mrIid") long mrIid) {
+        return "{}";
+    }
+}
+"#;
+
+#[test]
+fn declarative_rest_client_paths_are_calls() {
+    let all = common::scan_files(&[
+        (
+            "src/main/java/com/example/reviewer/client/GitLabClient.java",
+            REST_CLIENT,
+        ),
+        (
+            "src/main/java/com/example/fake/FakeGitLabResource.java",
+            SERVED_RESOURCE,
+        ),
+    ]);
+    assert_found(
+        &all,
+        &[(
+            "src/main/java/com/example/reviewer/client/GitLabClient.java",
+            13,
+            "mr-changes-endpoint",
+        )],
+    );
+    let client = common::findings_of(
+        &all,
+        "src/main/java/com/example/reviewer/client/GitLabClient.java",
+    );
+    assert_eq!(client.len(), 1, "only the removed endpoint: {client:?}");
+    assert_silent(
+        &all,
+        "src/main/java/com/example/fake/FakeGitLabResource.java",
+    );
+}
