@@ -427,3 +427,31 @@ fn declarative_rest_client_paths_are_calls() {
         "src/main/java/com/example/fake/FakeGitLabResource.java",
     );
 }
+
+/// A Java lambda whose parameter the functional interface before it types (`Consumer<MergeRequest>
+/// … return pr -> …`), and one over another type.
+const JAVA_LAMBDA: &str = r#"package com.example.bot.strategy;
+
+import java.util.function.Consumer;
+import org.gitlab4j.api.models.MergeRequest;
+import org.gitlab4j.api.models.Issue;
+
+public class MergedStrategy {
+
+    protected Consumer<MergeRequest> action() {
+        return pr -> log("merged {} {}", pr.getIid(), pr.getMergeStatus());
+    }
+
+    protected Consumer<Issue> other() {
+        return pr -> log("issue {} {}", pr.getIid(), pr.getMergeStatus());
+    }
+}
+"#;
+
+#[test]
+fn lambda_parameter_typed_by_its_functional_interface() {
+    let all = common::scan_files(&[("bot/MergedStrategy.java", JAVA_LAMBDA)]);
+    assert_found(&all, &[("bot/MergedStrategy.java", 10, "mr-merge-status")]);
+    let found = common::findings_of(&all, "bot/MergedStrategy.java");
+    assert_eq!(found.len(), 1, "not on the issue's lambda: {found:?}");
+}

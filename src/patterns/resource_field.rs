@@ -153,6 +153,12 @@ fn declared_as_event(text: &str, name: &str, at: usize) -> bool {
     })
 }
 
+/// How far before a lambda its functional interface is looked for.
+const LAMBDA_REACH: usize = 200;
+
+/// Java's functional interfaces whose first type argument is a lambda's parameter's type.
+const FUNCTIONAL: [&str; 5] = ["Consumer<", "Predicate<", "Function<", "BiConsumer<", "UnaryOperator<"];
+
 /// The type the variable `name`, read at `at`, is declared with in the code before it: a
 /// parameter or a local written `name: T` (Kotlin, Scala, TypeScript), `name T` / `name *pkg.T`
 /// (Go) or `T name` (Java, C#; followed by `,`, `)`, `=` or `;`). The type's last segment
@@ -186,6 +192,16 @@ fn declared_type<'t>(text: &'t str, name: &str, at: usize) -> Option<&'t str> {
         }
         // Before the name: `T name,` `T name)` `T name =` `T name;`.
         let next = rest.trim_start_matches([' ', '\t']);
+        // A Java lambda's parameter (`pr -> …`) typed by the functional interface just before
+        // it (`Consumer<MergeRequest> action() { return pr -> …`).
+        if next.starts_with("->") {
+            let near = &region[floor(region, i.saturating_sub(LAMBDA_REACH))..i];
+            return FUNCTIONAL
+                .iter()
+                .filter_map(|f| near.rfind(f).map(|k| k + f.len()))
+                .max()
+                .and_then(|k| last_segment(&near[k..]));
+        }
         if !next.starts_with([',', ')', '=', ';']) || next.starts_with("==") {
             return None;
         }
