@@ -399,22 +399,10 @@ final class MergeRequestsTest extends TestCase
 /// the method's stays silent.
 #[test]
 fn fluent_chain_method_above_the_path() {
-    let dir = common::write_tree(&[("tests/Api/MergeRequestsTest.php", PHP_MOCK)]);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_uplint"))
-        .args([
-            "scan",
-            "--format",
-            "json",
-            "--no-config",
-            "--tests",
-            "include",
-        ])
-        .args(["--target", "18.0", "--api", "v5", "."])
-        .current_dir(dir.path())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    let v = common::scan_report(
+        &[("tests/Api/MergeRequestsTest.php", PHP_MOCK)],
+        &["--tests", "include"],
+    );
     let lines: Vec<(u64, String)> = common::finding_keys(&v)
         .into_iter()
         .map(|(_, l, i)| (l, i))

@@ -413,23 +413,7 @@ fn related_entries_meet_in_a_command_continued_over_lines() {
     let sh = "#!/bin/sh\n\
 curl --request POST \"$CI_SERVER_URL/api/v4/runners\" \\\n  --form \"token=$REGISTRATION_TOKEN\" \\\n  --form \"description=build\"\n\
 gitlab-runner register --non-interactive --url \"$CI_SERVER_URL\" --registration-token \"$REGISTRATION_TOKEN\"\n";
-    let dir = common::write_tree(&[("register.sh", sh)]);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_uplint"))
-        .args([
-            "scan",
-            "--format",
-            "json",
-            "--no-config",
-            "--target",
-            "18.0",
-            "--api",
-            "v5",
-        ])
-        .arg(".")
-        .current_dir(dir.path())
-        .output()
-        .expect("the binary runs");
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    let v = common::scan_report(&[("register.sh", sh)], &[]);
     let findings = v["findings"].as_array().unwrap();
     let related = |line: u64, id: &str| -> Vec<String> {
         findings

@@ -413,6 +413,9 @@ fn list_arguments(
             {
                 return true;
             }
+            if quoted && in_argument_string(text, at) {
+                return true;
+            }
             list_item_at(text, at)
                 && match text.get(after) {
                     None | Some(b'\n' | b'\r' | b'=') => true,
@@ -423,6 +426,87 @@ fn list_arguments(
         .filter(|&at| !ctx.src.in_comment(at))
         .map(|at| Hit::new(at, at + flag.len(), flag))
         .collect()
+}
+
+/// How far around a flag the string that holds it is looked for.
+const STRING_REACH: usize = 512;
+
+/// Is the flag at `at` inside a quoted string of arguments on its line (`"--registration-token
+/// $T --tag-list $L --locked=false"`, `" --tag-list ${TAGS// /,}"`): a string that starts with
+/// a flag and holds only flags and, after a flag, its one value? Collected arguments are
+/// expanded into the command later. A message that names flags (`"ignored: --tag-list,
+/// --locked"`, `"--locked is gone"`) is no such string.
+fn in_argument_string(text: &[u8], at: usize) -> bool {
+    let lo = line_start_within_reach(text, at);
+    let Some((open, quote)) = (lo..at)
+        .rev()
+        .find(|&i| matches!(text[i], b'"' | b'\'') && !escaped(text, i))
+        .map(|i| (i, text[i]))
+    else {
+        return false;
+    };
+    // The quote opens a string: an even number of the same quotes before it on the line.
+    if (lo..open).filter(|&i| text[i] == quote && !escaped(text, i)).count() % 2 != 0 {
+        return false;
+    }
+    let hi = (at + STRING_REACH).min(text.len());
+    let Some(close) = (at..hi).find(|&i| text[i] == quote && !escaped(text, i)) else {
+        return false;
+    };
+    if text[at..close].contains(&b'\n') {
+        return false;
+    }
+    arguments_only(&text[open + 1..close])
+}
+
+/// The start of the line holding `at`, at most [`STRING_REACH`] bytes back.
+fn line_start_within_reach(text: &[u8], at: usize) -> usize {
+    let lo = at.saturating_sub(STRING_REACH);
+    text[lo..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(lo, |i| lo + i + 1)
+}
+
+/// Is the quote at `i` escaped (`\"`, PowerShell's `` `" ``)?
+fn escaped(text: &[u8], i: usize) -> bool {
+    i > 0 && matches!(text[i - 1], b'\\' | b'`')
+}
+
+/// Does `s` hold only command-line arguments: words that are flags (`--x`, `--x=v`, `-x`), each
+/// maybe followed by one value word? Expansions (`${A// /,}`, `$(cmd)`) are one word.
+fn arguments_only(s: &[u8]) -> bool {
+    let mut words = Vec::new();
+    let (mut depth, mut start) = (0usize, None);
+    for (i, &c) in s.iter().enumerate() {
+        match c {
+            b'{' | b'(' | b'[' => depth += 1,
+            b'}' | b')' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if c.is_ascii_whitespace() && depth == 0 {
+            if let Some(st) = start.take() {
+                words.push(&s[st..i]);
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    words.extend(start.map(|st| &s[st..]));
+    let mut value_may_follow = false;
+    for (k, w) in words.iter().enumerate() {
+        if w.starts_with(b"-") {
+            if w.len() < 2 || matches!(w[w.len() - 1], b',' | b'.' | b':' | b';') {
+                return false;
+            }
+            value_may_follow = !w.contains(&b'=');
+        } else if k == 0 || !value_may_follow {
+            return false;
+        } else {
+            value_may_follow = false;
+        }
+    }
+    words.len() > 1 || words.first().is_some_and(|w| w.starts_with(b"-"))
 }
 
 /// Is the word at `at` gathered as an argument by a shell script: on a line that sets a variable

@@ -60,6 +60,10 @@ impl Distinctive {
             WordBytes::Other(|c| is_ident_byte(c) || c == b'-')
         };
         let mut hits = word_hits(&self.0, ctx, bytes);
+        if self.0.starts_with("--") {
+            let text = ctx.src.text.as_bytes();
+            hits.retain(|h| !in_list_of_flags(text, h.start, h.end));
+        }
         // An upper-case name called (`REGISTER_LOCKED(a, n)`) is a macro or a function, not
         // the environment variable.
         if self.0.bytes().all(|c| !c.is_ascii_lowercase()) {
@@ -71,6 +75,25 @@ impl Distinctive {
         }
         hits
     }
+}
+
+/// Is the flag at `start..end` an item of a list of flags in prose (`"ignored: --tag-list,
+/// --locked, --run-untagged"`): followed by a comma, or after another flag and a comma? A
+/// command line never writes a comma right after a flag's name.
+fn in_list_of_flags(text: &[u8], start: usize, end: usize) -> bool {
+    if text.get(end) == Some(&b',') {
+        return true;
+    }
+    let before = text[..start].trim_ascii_end();
+    let Some(before) = before.strip_suffix(b",") else {
+        return false;
+    };
+    let word = before
+        .iter()
+        .rev()
+        .take_while(|&&c| is_ident_byte(c) || c == b'-')
+        .count();
+    before[before.len() - word..].starts_with(b"--")
 }
 
 /// Does the file name one of the other systems that write the distinctive forms too?

@@ -291,7 +291,10 @@ impl ResourceField {
         };
         let names_other = |t: &str| names_other_platform(t);
         // What the prefilter's pass knows first: the platform's names are its literals.
-        let file_shows = PLATFORM.iter().any(|w| ctx.contains(w))
+        // A field already found in the resource's own definition or recorded response (a
+        // struct or document whose keys are the resource's) shows it too.
+        let file_shows = !out.is_empty()
+            || PLATFORM.iter().any(|w| ctx.contains(w))
             || path.is_some_and(|p| ctx.contains(p) && shows(text))
             || path_names_platform(ctx.src.path);
         if !file_shows {
@@ -696,12 +699,15 @@ fn serialized_name(text: &str, at: usize, end: usize) -> bool {
         && lead.trim_start().starts_with(['@', '['])
 }
 
-/// `name: T;`, `name?: T`, `readonly name: T` as a member line of a TypeScript interface.
+/// `name: T;`, `name?: T`, `readonly name: T` as a member line of a TypeScript interface, and
+/// `pub name: T,` of a Rust struct.
 fn ts_member(text: &str, at: usize, end: usize) -> bool {
     let line_start = line_start_within(text.as_bytes(), at, LEAD_REACH);
     let lead = text[line_start..at].trim();
     let rest = &text[end..];
-    (lead.is_empty() || lead == "readonly") && (rest.starts_with(':') || rest.starts_with("?:"))
+    matches!(lead, "" | "readonly" | "pub" | "pub(crate)")
+        && (rest.starts_with(':') || rest.starts_with("?:"))
+        && !rest.starts_with("::")
 }
 
 #[cfg(test)]

@@ -295,11 +295,32 @@ fn other_class(lower: &str, ext: &str) -> Option<Class> {
     class(FileKind::Other, CommentStyle::None)
 }
 
+/// What a script whose name says nothing (`entrypoint`, `bin/register-runner`, `test`) is, by
+/// the interpreter of its `#!` line: a shell script, or the code of a language.
+fn by_shebang(text: &str) -> Option<Class> {
+    let line = text.strip_prefix("#!")?.lines().next()?;
+    let mut words = line.split_ascii_whitespace();
+    let mut program = words.next()?.rsplit('/').next()?;
+    if program == "env" {
+        program = words.find(|w| !w.starts_with('-'))?;
+    }
+    let program = program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    match program {
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "busybox" => {
+            class(FileKind::Shell, CommentStyle::Hash)
+        }
+        "python" | "ruby" | "perl" => class(FileKind::Code, CommentStyle::Hash),
+        "node" | "deno" | "bun" | "ts-node" | "tsx" => class(FileKind::Code, CommentStyle::Slash),
+        _ => None,
+    }
+}
+
 /// The kinds a file of kind `kind` can be after [`sniff`] read its text.
 pub fn sniffed_kinds(kind: FileKind) -> KindSet {
     match kind {
         FileKind::Yaml => KindSet::of([FileKind::Yaml, FileKind::Helm]),
         FileKind::Omnibus => KindSet::of([FileKind::Omnibus, FileKind::Code]),
+        FileKind::Other => KindSet::of([FileKind::Other, FileKind::Shell, FileKind::Code]),
         kind => KindSet::of([kind]),
     }
 }
@@ -312,6 +333,9 @@ pub fn sniffed_kinds(kind: FileKind) -> KindSet {
 pub fn sniff(class: Class, text: &str) -> Class {
     if class.kind == FileKind::Omnibus {
         return omnibus_or_code(class, text);
+    }
+    if class.kind == FileKind::Other {
+        return by_shebang(text).unwrap_or(class);
     }
     if class.kind != FileKind::Yaml {
         return class;
@@ -440,6 +464,9 @@ fn command_class(lower: &str, ext: &str) -> Option<Class> {
         || lower.ends_with(".dockerfile")
         || lower.starts_with(".env.")
         || lower.contains(".env.")
+        // An env file named for what it configures (`env.gitlab.runner`, sourced by an
+        // image's init scripts); not a program (`env.py`, `env.ts`).
+        || (lower.starts_with("env.") && code_class(lower, ext).is_none())
     {
         return class(FileKind::Shell, Hash);
     }
@@ -561,6 +588,20 @@ const TEST_SUFFIXES: [&str; 22] = [
     "Test.php",
 ];
 
+/// A shell test's name: a script named `test` (with or without `.sh`), shunit2's `*_test.sh`,
+/// `test_*.sh`, bats' `*.bats`.
+fn is_shell_test(name: &str) -> bool {
+    matches!(
+        name,
+        "test" | "tests" | "test.sh" | "tests.sh" | "test.bash"
+    ) || name.ends_with(".bats")
+        || (name.ends_with(".sh")
+            && (name.ends_with("_test.sh")
+                || name.ends_with("-test.sh")
+                || name.starts_with("test_")
+                || name.starts_with("test-")))
+}
+
 /// The extensions of JavaScript-family files named `*.test.EXT`, `*.spec.EXT`, `*.cy.EXT`.
 const JS_EXTENSIONS: [&str; 8] = ["js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts"];
 
@@ -577,6 +618,7 @@ pub fn is_test_path(path: &str) -> bool {
     }
     if TEST_SUFFIXES.iter().any(|s| name.ends_with(s))
         || matches!(name, "conftest.py" | "tests.py" | "test.py")
+        || is_shell_test(name)
         || (name.starts_with("test_") && name.ends_with(".py"))
         || (name.starts_with("mock_") && name.ends_with(".go"))
     {
@@ -677,6 +719,8 @@ mod tests {
         assert_eq!(kind("lib/runner.libsonnet"), Some(FileKind::Code));
         assert_eq!(kind("cloud/user-data"), Some(FileKind::Shell));
         assert_eq!(kind("runner.env.example"), Some(FileKind::Shell));
+        assert_eq!(kind("env.gitlab.runner"), Some(FileKind::Shell));
+        assert_eq!(kind("env.py"), Some(FileKind::Code));
         // Text of no other kind: read for the distinctive names alone.
         for other in [
             "docker-compose.yml.example",

@@ -502,27 +502,31 @@ pub fn find_in<'t>(
         };
         let named = || {
             let i = words.iter().position(|w| !w.text.starts_with('-'))?;
-            (words[i].text == subcommand).then(|| {
-                let args = match place.extent {
-                    Extent::List(_) => ArgsAt::Read(Args {
-                        words: occurrences.words.clone(),
-                        from: place.words.start + i + 1,
-                        to: place.words.end,
-                    }),
-                    extent => ArgsAt::Line {
-                        text,
-                        enclosing: place.enclosing,
-                        folded: match extent {
-                            Extent::Folded(indent) => Some(indent),
-                            _ => None,
+            // The subcommand as its word, or glued to an expansion of collected options
+            // (`register${OPTIONS:+ $OPTIONS}`, `register$EXTRA`).
+            let sub = words[i].text.strip_prefix(subcommand);
+            sub.is_some_and(|rest| rest.is_empty() || rest.starts_with('$'))
+                .then(|| {
+                    let args = match place.extent {
+                        Extent::List(_) => ArgsAt::Read(Args {
+                            words: occurrences.words.clone(),
+                            from: place.words.start + i + 1,
+                            to: place.words.end,
+                        }),
+                        extent => ArgsAt::Line {
+                            text,
+                            enclosing: place.enclosing,
+                            folded: match extent {
+                                Extent::Folded(indent) => Some(indent),
+                                _ => None,
+                            },
+                            end,
+                            skip: i + 1,
+                            reach: place.reach,
                         },
-                        end,
-                        skip: i + 1,
-                        reach: place.reach,
-                    },
-                };
-                (words[i].clone(), args)
-            })
+                    };
+                    (words[i].clone(), args)
+                })
         };
         let found = named().or_else(|| {
             image_subcommand(text, at, subcommand)

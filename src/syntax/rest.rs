@@ -206,35 +206,119 @@ fn relative_segment(base: &str) -> bool {
 /// text), in order, for strings of two pieces or more that hold a `/`.
 pub fn joined_strings(text: &str) -> Vec<(usize, usize, String)> {
     let mut out: Vec<(usize, usize, String)> = Vec::new();
-    // The current chain's pieces: (opening quote, closing quote, an expression before it).
-    let mut chain: Vec<(usize, usize, bool)> = Vec::new();
-    let flush = |chain: &mut Vec<(usize, usize, bool)>, out: &mut Vec<_>| {
+    // The current chain's pieces: (opening quote, closing quote, how it joins the piece before).
+    let mut chain: Vec<(usize, usize, Join)> = Vec::new();
+    let flush = |chain: &mut Vec<(usize, usize, Join)>, out: &mut Vec<_>| {
         if chain.len() > 1 && chain.iter().any(|&(o, c, _)| text[o + 1..c].contains('/')) {
             let mut joined = String::new();
-            for &(open, close, expression) in chain.iter() {
-                if expression {
-                    joined.push_str("{}");
+            for &(open, close, join) in chain.iter() {
+                let piece = &text[open + 1..close];
+                match join {
+                    Join::Adjacent => {}
+                    Join::Expression => joined.push_str("{}"),
+                    Join::Segment { expression } => {
+                        let base = joined.trim_end_matches('/').len();
+                        joined.truncate(base);
+                        joined.push_str(if expression { "/{}/" } else { "/" });
+                    }
                 }
-                push_interpolated(&mut joined, &text[open + 1..close]);
+                let piece = match join {
+                    Join::Segment { .. } => piece.trim_start_matches('/'),
+                    _ => piece,
+                };
+                push_interpolated(&mut joined, piece);
             }
             out.push((chain[0].0 + 1, chain[chain.len() - 1].1, joined));
         }
         chain.clear();
     };
     for (open, close) in string_literals(text) {
-        let join = chain
-            .last()
-            .and_then(|&(_, last, _)| joins(&text[last + 1..open]));
+        let join = chain.last().and_then(|&(first_open, last, _)| {
+            let between = &text[last + 1..open];
+            joins(between)
+                .map(|expression| {
+                    if expression {
+                        Join::Expression
+                    } else {
+                        Join::Adjacent
+                    }
+                })
+                .or_else(|| {
+                    let first = chain.first().map_or(first_open, |c| c.0);
+                    segment_join(between)
+                        .filter(|_| in_join_call(text, first))
+                        .map(|expression| Join::Segment { expression })
+                })
+        });
         match join {
-            Some(expression) => chain.push((open, close, expression)),
+            Some(join) => chain.push((open, close, join)),
             None => {
                 flush(&mut chain, &mut out);
-                chain.push((open, close, false));
+                chain.push((open, close, Join::Adjacent));
             }
         }
     }
     flush(&mut chain, &mut out);
     out
+}
+
+/// How a string piece joins the one before it in a built string.
+#[derive(Clone, Copy)]
+enum Join {
+    /// Written right after it (adjacent literals, `"a" + "b"`).
+    Adjacent,
+    /// With an expression between (`"/projects/" + id + "/runners"`).
+    Expression,
+    /// As the next path segment, an argument of a path-joining call (`urljoin(base,
+    /// "/projects/", id, "releases")`), with or without an expression between.
+    Segment { expression: bool },
+}
+
+/// The code between two arguments of a call, if it is only a comma or a comma, one simple
+/// expression (a name, a member, an index, a call without arguments of its own but one:
+/// `strconv.Itoa(id)`) and a comma: `Some(expression)`.
+fn segment_join(between: &str) -> Option<bool> {
+    let t = between.trim();
+    let inner = t.strip_prefix(',')?;
+    if inner.trim().is_empty() {
+        return Some(false);
+    }
+    let inner = inner.strip_suffix(',')?.trim();
+    let simple = inner.len() <= 60
+        && inner
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"_.$[]()".contains(&c));
+    (simple && !inner.is_empty()).then_some(true)
+}
+
+/// Is the literal opening at `at` an argument of a call that joins path segments
+/// (`urljoin(`, `urlJoin(`, `path.Join(`, `url.JoinPath(`, `File.join(`, `Path.Combine(`)?
+/// The call's open parenthesis is looked for within a bound, counting nested ones.
+fn in_join_call(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    let from = at.saturating_sub(200);
+    let mut depth = 0usize;
+    let Some(open) = (from..at).rev().find(|&i| match b[i] {
+        b')' => {
+            depth += 1;
+            false
+        }
+        b'(' if depth > 0 => {
+            depth -= 1;
+            false
+        }
+        b'(' => true,
+        _ => false,
+    }) else {
+        return false;
+    };
+    let callee_start = b[..open]
+        .iter()
+        .rposition(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':')))
+        .map_or(0, |i| i + 1);
+    let callee = text[callee_start..open].to_ascii_lowercase();
+    let name = callee.rsplit(['.', ':']).next().unwrap_or("");
+    name.contains("join") || name == "combine"
 }
 
 /// How many lines before and after a path's line a string built over lines is read from.
@@ -991,22 +1075,18 @@ pub fn calls<'a>(
     ctx: &FileCtx<'_, 'a>,
 ) -> Vec<Call<'a>> {
     let text = ctx.src.text;
-    let Some(anchor) = fixed_segments(template).next_back() else {
+    let Some((anchor, needle)) = anchor_and_needle(template) else {
         return Vec::new();
     };
     let kind = ctx.src.class.kind;
     let code_like = kind == FileKind::Code;
-    // The last fixed segment after its `/` (`/lint` of `/projects/:id/ci/lint`): a call's path
-    // is found where that is written (below), but for a client's relative path whose only
-    // fixed segment is the first. Asked first, and its offsets kept: it is the rarest of the
-    // segments mostly, and one of four bytes or more is known absent from the prefilter's
-    // pass (a segment like `ci` or `all` alone is searched for through the whole file).
-    // (A template starts with `/`, as the data's check of REST paths requires: a segment
-    // has its `/` before it in the template.)
-    let at = anchor.as_ptr() as usize - template.as_ptr() as usize;
-    let needle = &template[at.saturating_sub(1)..at + anchor.len()];
     let single = code_like && fixed_segments(template).count() == 1;
-    if !single && ctx.offsets(needle).is_empty() {
+    let segments = if code_like && ctx.offsets(needle).is_empty() {
+        quoted_segments(ctx, anchor)
+    } else {
+        Vec::new()
+    };
+    if !single && segments.is_empty() && ctx.offsets(needle).is_empty() {
         return Vec::new();
     }
     let needs_api = api == RestApi::V4 && !distinctive(template);
@@ -1079,8 +1159,38 @@ pub fn calls<'a>(
     for &abs in ctx.offsets(needle).iter() {
         path_at(text, abs, needle, code_like, &mut push);
     }
+    for abs in segments {
+        joined_path_at(text, abs, needle, &mut push);
+    }
     out.sort_by_key(|c| c.start);
     out
+}
+
+/// A template's last fixed segment, and that segment after its `/` (`/lint` of
+/// `/projects/:id/ci/lint`): a call's path is found where the latter is written, but for a
+/// client's relative path whose only fixed segment is the first. Asked first, and its offsets
+/// kept: it is the rarest of the segments mostly, and one of four bytes or more is known absent
+/// from the prefilter's pass (a segment like `ci` or `all` alone is searched for through the
+/// whole file). (A template starts with `/`, as the data's check of REST paths requires: a
+/// segment has its `/` before it in the template.)
+fn anchor_and_needle(template: &str) -> Option<(&str, &str)> {
+    let anchor = fixed_segments(template).next_back()?;
+    let at = anchor.as_ptr() as usize - template.as_ptr() as usize;
+    Some((anchor, &template[at.saturating_sub(1)..at + anchor.len()]))
+}
+
+/// In code, a template's last segment may be an argument of its own to a path-joining call
+/// (`url.JoinPath(base, "projects", id, "merge_requests", iid, "changes")`): where `anchor` is
+/// written as a whole quoted string.
+fn quoted_segments(ctx: &FileCtx<'_, '_>, anchor: &str) -> Vec<usize> {
+    let b = ctx.src.text.as_bytes();
+    (ctx.offsets(anchor).iter().copied())
+        .filter(|&i| {
+            i > 0
+                && matches!(b[i - 1], b'"' | b'\'' | b'`')
+                && b.get(i + anchor.len()) == Some(&b[i - 1])
+        })
+        .collect()
 }
 
 /// Is the file Terraform's or another HCL file?
@@ -1128,25 +1238,8 @@ fn path_at<'a>(text: &'a str, abs: usize, needle: &str, code_like: bool, push: P
     let at = abs - ws;
     // In code, a URL may be built from several literals (concatenated, adjacent, over a
     // few lines): the joined view wins.
-    if code_like {
-        let built = joined_strings_near(win, at);
-        let first = built.partition_point(|(_, end, _)| *end <= at);
-        let mut covered = false;
-        for (start, end, joined) in built[first..].iter().take_while(|(s, _, _)| *s <= at) {
-            covered = true;
-            let Some(k) = joined.find(needle) else {
-                continue;
-            };
-            if relative_start(joined) {
-                let full = format!("/{joined}");
-                push(win, ws, *start, *end, &url_at(&full, k + 1), true);
-            } else {
-                push(win, ws, *start, *end, &url_at(joined, k), false);
-            }
-        }
-        if covered {
-            return;
-        }
+    if code_like && joined_at(win, ws, at, needle, push) {
+        return;
     }
     let url = url_at(win, at);
     // A URL word that starts inside an interpolation (`project_id}/runners` of
@@ -1167,6 +1260,34 @@ fn path_at<'a>(text: &'a str, abs: usize, needle: &str, code_like: bool, push: P
             push(win, ws, start, end, &url_at(&lit, k), false);
         }
     }
+}
+
+/// The strings built from several literals around `at` (in `win`, at `ws` in the file) that
+/// hold `needle`, handed to `push`; whether any built string covers `at`.
+fn joined_at<'a>(win: &'a str, ws: usize, at: usize, needle: &str, push: Push<'_, 'a>) -> bool {
+    let built = joined_strings_near(win, at);
+    let first = built.partition_point(|(_, end, _)| *end <= at);
+    let mut covered = false;
+    for (start, end, joined) in built[first..].iter().take_while(|(s, _, _)| *s <= at) {
+        covered = true;
+        let Some(k) = joined.find(needle) else {
+            continue;
+        };
+        if relative_start(joined) {
+            let full = format!("/{joined}");
+            push(win, ws, *start, *end, &url_at(&full, k + 1), true);
+        } else {
+            push(win, ws, *start, *end, &url_at(joined, k), false);
+        }
+    }
+    covered
+}
+
+/// A template's last segment written as a quoted argument of its own at `abs`: the path the
+/// joining call builds ([`joined_strings`]), if it holds `needle`.
+fn joined_path_at<'a>(text: &'a str, abs: usize, needle: &str, push: Push<'_, 'a>) {
+    let (ws, win) = window(text, abs);
+    joined_at(win, ws, abs - ws, needle, push);
 }
 
 /// Does the file name the platform (its path or its text)? A relative path of one
@@ -1626,6 +1747,16 @@ mod tests {
         // Separate statements, list elements and far-apart lines are not one string.
         assert!(joined_strings("a = \"/x/\"\nb = \"y/z\"\n").is_empty());
         assert!(joined_strings("[\"projects/1/\",\n \"merge_requests/2\"]").is_empty());
+        // The arguments of a path-joining call, segment by segment.
+        let js = "urlJoin(api, `/projects/${id}`, \"releases\")";
+        assert_eq!(joined_strings(js)[0].2, "/projects/{}/releases");
+        let py = "urljoin(base, \"/projects/\", pid, \"merge_requests/\", \"changes\")";
+        assert_eq!(
+            joined_strings(py)[0].2,
+            "/projects/{}/merge_requests/changes"
+        );
+        // Arguments of another call are not joined.
+        assert!(joined_strings("log(\"/projects/\", \"releases\")").is_empty());
         assert!(joined_strings("x(\"/a/\"\n\n\n\n\"b/c\")").is_empty());
     }
 

@@ -854,14 +854,21 @@ fn type_with_body<'t>(rest: &'t str, below: &str) -> Option<&'t str> {
     (body && !name.is_empty()).then_some(name)
 }
 
-/// What follows `type ` or `interface ` at the start of a line (after its indentation and an
-/// `export ` or `declare `), if the line declares a type.
+/// What follows `type `, `interface ` or Rust's `struct ` at the start of a line (after its
+/// indentation and an `export `, `declare ` or `pub `), if the line declares a type.
 fn declared_type(line: &str) -> Option<&str> {
     let t = line.trim_start();
     let t = t.strip_prefix("export ").unwrap_or(t);
     let t = t.strip_prefix("declare ").unwrap_or(t);
+    // A Rust struct (`pub struct Runner {`, `pub(crate) struct Runner {`): its fields are the
+    // resource's as a Go struct's or a TypeScript interface's are.
+    let rust = t
+        .strip_prefix("pub ")
+        .or_else(|| t.strip_prefix("pub(crate) "))
+        .unwrap_or(t);
     t.strip_prefix("type ")
         .or_else(|| t.strip_prefix("interface "))
+        .or_else(|| rust.strip_prefix("struct "))
 }
 
 /// Does a declaration continued on the lines of `rest` (`  extends Y<…> {`) open its body
@@ -893,11 +900,14 @@ pub fn json_objects(text: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut stack = Vec::new();
     let mut i = 0;
+    // Inside a string that holds a document (Rust's `r#"{ … }"#`, Python's `"""{ … }"""`), its
+    // braces and quoted keys are read as the document's: the string's own quotes are skipped.
+    let mut raw = false;
     while i < b.len() {
         match b[i] {
-            // A text block's or triple-quoted string's quotes (Java, Kotlin, Python): the JSON
-            // written in it is read, not skipped as one string.
             b'"' if b[i..].starts_with(b"\"\"\"") => i += 2,
+            b'"' if raw && b.get(i + 1) == Some(&b'#') => raw = false,
+            b'"' if !raw && i >= 2 && b[i - 1] == b'#' && b[..i - 1].ends_with(b"r") => raw = true,
             b'"' => {
                 i += 1;
                 while i < b.len() && b[i] != b'"' {

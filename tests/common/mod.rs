@@ -39,18 +39,25 @@ pub fn write_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
 /// Scan `files` (path, text) in a fresh tree, from its root, for target 18.0 and REST API v5
 /// without configuration: the findings as (path, line, id).
 pub fn scan_files(files: &[(&str, &str)]) -> BTreeSet<(String, u64, String)> {
+    finding_keys(&scan_report(files, &[])).into_iter().collect()
+}
+
+/// The JSON report of a scan of `files` (path, text) in a fresh tree, from its root, for target
+/// 18.0 and REST API v5 without configuration, with the options `extra` (`--tests include`).
+pub fn scan_report(files: &[(&str, &str)], extra: &[&str]) -> Value {
     let dir = write_tree(files);
     let out = Command::new(env!("CARGO_BIN_EXE_uplint"))
         .args(["scan", "--format", "json", "--no-config"])
-        .args(["--target", "18.0", "--api", "v5", "."])
+        .args(["--target", "18.0", "--api", "v5"])
+        .args(extra)
+        .arg(".")
         .current_dir(dir.path())
         .env("NO_COLOR", "1")
         .env_remove("CI_PROJECT_PATH")
         .output()
         .expect("the binary runs");
-    let v: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    finding_keys(&v).into_iter().collect()
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)))
 }
 
 /// The report's errors, as `PATH: MESSAGE`.
