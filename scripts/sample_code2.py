@@ -4,9 +4,12 @@
 Like scripts/sample_code.py (same file kinds, same written forms plus the release-link,
 lint and runner-argument forms below), but only over the repositories named in a list
 file, in its order (the seeded draw of the manifest header), seeded per repository with
-random.Random(f"352:{repo}"), at most PER_REPO files each. Prints one line per drawn
+random.Random(f"{args.seed}:{repo}"), at most PER_REPO files each. Prints one line per drawn
 file: repo, commit, path, the forms it holds, the repository's number of hits.
 With --copy CACHE, writes each drawn file's text to CACHE/<owner>/<repo>/<path>.
+Options for later draws (sampled-fc.yaml, sampled-fj.yaml): --seed S replaces the seed prefix
+"352", --ext keeps only files with these extensions (`.py,.js` or `go,java`: the dot is
+optional), --form REGEX adds a written form.
 """
 import argparse
 import random
@@ -33,8 +36,13 @@ def main() -> int:
     ap.add_argument("--ext", default="",
                     help="comma-separated extensions to keep (e.g. .py,.js,.ts,.vue); others are "
                          "skipped and counted on stderr (default: every kind of base.drawable)")
+    ap.add_argument("--form", action="append", default=[], help="an extra written form (regex)")
     args = ap.parse_args()
-    exts = {e.strip().lower() for e in args.ext.split(",") if e.strip()}
+    form_re = FORM_RE
+    if args.form:
+        form_re = re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join(base.FORMS + EXTRA + args.form)
+                             + r")(?![A-Za-z0-9_])")
+    exts = {"." + e.strip().lower().lstrip(".") for e in args.ext.split(",") if e.strip()}
     skipped = 0
     for repo in [l.strip() for l in args.repos.read_text().splitlines() if l.strip()]:
         clone = args.mirrors / repo.replace("/", "+", 1) / "repo"
@@ -48,7 +56,7 @@ def main() -> int:
                  if base.drawable(p)]
         if exts:
             kept = [p for p in paths if Path(p).suffix.lower() in exts]
-            skipped += sum(1 for p in paths if p not in kept and FORM_RE.search(
+            skipped += sum(1 for p in paths if p not in kept and form_re.search(
                 base.git(clone, "show", f"HEAD:{p}")[:400_000]))
             paths = kept
         hits = []
@@ -56,7 +64,7 @@ def main() -> int:
             text = base.git(clone, "show", f"HEAD:{path}")
             if len(text) > 400_000:
                 continue
-            forms = sorted(set(FORM_RE.findall(text)))
+            forms = sorted(set(form_re.findall(text)))
             if forms:
                 hits.append((path, forms))
         drawn = random.Random(f"{args.seed}:{repo}").sample(hits, min(args.per_repo, len(hits)))

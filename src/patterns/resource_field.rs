@@ -112,8 +112,10 @@ impl PatternKind for ResourceField {
                         (self.resource.names_type(t) && platform)
                             || self.json_object_is_resource(ctx, at)
                     }))
-                    // A recorded response written as an object literal in code (a mock).
-                    || (declared.is_none()
+                    // A recorded response written as an object literal in code (a mock), or as
+                    // JSON in a string of a class that is no event (a Java text block in a test
+                    // class).
+                    || ((declared.is_none() || in_type.is_some())
                         && literal_key(text, at, end)
                         && self.json_object_is_resource(ctx, at))
             };
@@ -195,6 +197,69 @@ fn declared_as_event(text: &str, name: &str, at: usize) -> bool {
     })
 }
 
+/// How far before a lambda its functional interface is looked for.
+const LAMBDA_REACH: usize = 200;
+
+/// Java's functional interfaces whose first type argument is a lambda's parameter's type.
+const FUNCTIONAL: [&str; 5] = ["Consumer<", "Predicate<", "Function<", "BiConsumer<", "UnaryOperator<"];
+
+/// The type the variable `name`, read at `at`, is declared with in the code before it: a
+/// parameter or a local written `name: T` (Kotlin, Scala, TypeScript), `name T` / `name *pkg.T`
+/// (Go) or `T name` (Java, C#; followed by `,`, `)`, `=` or `;`). The type's last segment
+/// (`MergeRequest` of `org.gitlab4j.api.models.MergeRequest`, `MergeRequestModel`).
+fn declared_type<'t>(text: &'t str, name: &str, at: usize) -> Option<&'t str> {
+    let from = floor(text, at.saturating_sub(DECLARATION_REACH));
+    let region = &text[from..at];
+    let rb = region.as_bytes();
+    let ident = |c: u8| crate::syntax::is_ident_byte(c);
+    let last_segment = |ty: &'t str| {
+        let n = ty
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(ty.len());
+        let ty = &ty[..n];
+        let last = ty.rsplit('.').next().unwrap_or(ty);
+        (!last.is_empty() && last.starts_with(|c: char| c.is_ascii_uppercase())).then_some(last)
+    };
+    region.rmatch_indices(name).find_map(|(i, _)| {
+        let end = i + name.len();
+        if (i > 0 && ident(rb[i - 1])) || rb.get(end).is_some_and(|&c| ident(c)) {
+            return None;
+        }
+        // After the name: `name: T`, `name T`.
+        let rest = &region[end..];
+        let after = rest.strip_prefix(':').unwrap_or(rest);
+        if after.starts_with([' ', '\t']) && !rest.starts_with("::") {
+            let ty = after.trim_start().trim_start_matches(['*', '&']);
+            if let Some(t) = last_segment(ty) {
+                return Some(t);
+            }
+        }
+        // Before the name: `T name,` `T name)` `T name =` `T name;`.
+        let next = rest.trim_start_matches([' ', '\t']);
+        // A Java lambda's parameter (`pr -> …`) typed by the functional interface just before
+        // it (`Consumer<MergeRequest> action() { return pr -> …`).
+        if next.starts_with("->") {
+            let near = &region[floor(region, i.saturating_sub(LAMBDA_REACH))..i];
+            return FUNCTIONAL
+                .iter()
+                .filter_map(|f| near.rfind(f).map(|k| k + f.len()))
+                .max()
+                .and_then(|k| last_segment(&near[k..]));
+        }
+        if !next.starts_with([',', ')', '=', ';']) || next.starts_with("==") {
+            return None;
+        }
+        let lead = region[..i].trim_end_matches([' ', '\t']);
+        if lead.len() == region[..i].len() {
+            return None;
+        }
+        let start = lead
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .map_or(0, |k| k + 1);
+        last_segment(&lead[start..])
+    })
+}
+
 /// Is the receiver `r` (a slice of `text`) itself a member of an event or webhook payload
 /// (`event.MergeRequest.MergeStatus`, `expectedEvent.Runner.Active`, `hook["merge_request"]`)?
 fn member_of_event(text: &str, r: &str) -> bool {
@@ -223,14 +288,19 @@ const OTHER_PLATFORMS: [&str; 10] = [
 ];
 
 /// Does the text name another platform as an object of its own, not only as the host of a
-/// repository's address: `https://github.com/owner/repo/pull/265` in a docstring and a Go
-/// module path (`"github.com/xanzy/go-gitlab"`) say where code lives, not whose API it reads;
+/// repository's address: `https://github.com/owner/repo/pull/265` in a docstring, a Go
+/// module path (`"github.com/xanzy/go-gitlab"`) and a reverse-domain package
+/// (`package com.github.someone.bot`) say where code lives, not whose API it reads;
 /// `api.github.com`, `github.NewClient`, `GitHub` still name it.
 fn names_other_platform(t: &str) -> bool {
     OTHER_PLATFORMS.iter().any(|w| {
         t.match_indices(w).any(|(i, _)| {
             let after = &t[i + w.len()..];
-            let address = after.starts_with(".com/") || after.starts_with(".org/");
+            // A Java or Scala package named the reverse-domain way after an account there
+            // (`com.github.someone.gitlabbot`, `io.github.someone`) says where the code lives too.
+            let package = after.starts_with('.')
+                && (t[..i].ends_with("com.") || t[..i].ends_with("io."));
+            let address = after.starts_with(".com/") || after.starts_with(".org/") || package;
             !address || t[..i].ends_with("api.")
         })
     })
@@ -363,6 +433,7 @@ impl ResourceField {
         // A dict of the API read inside the resource's own model
         // (`class MergeRequestInfo:` … `def from_dict(cls, data):` … `data.get("merge_status")`).
         self.resource.names_variable(r)
+            || declared_type(text, r, at).is_some_and(|t| self.resource.names_type(t))
             || (snake
                 && quoted
                 && !event_words(r)
@@ -666,6 +737,10 @@ fn serialized_name(text: &str, at: usize, end: usize) -> bool {
         "Json(",
         "JsonPropertyName(",
         "JsonAlias(",
+        // kotlinx.serialization, zio-json, circe's generic extras.
+        "SerialName(",
+        "jsonField(",
+        "JsonKey(",
     ]
     .iter()
     .any(|a| lead.ends_with(a))

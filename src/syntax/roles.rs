@@ -141,6 +141,9 @@ const DECORATED: &[&str] = &[
     "@Path(",
 ];
 
+/// Annotations that declare an interface as an HTTP client of another service.
+const DECLARATIVE_CLIENTS: [&str; 3] = ["@RegisterRestClient", "@FeignClient", "@HttpExchange"];
+
 /// Sinatra's, Grape's and Rails routes' verbs: `post '/api/v4/runners' do`.
 const RUBY_VERBS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
 
@@ -274,6 +277,13 @@ fn lines(text: &str, upto: usize, out: &mut Vec<Region>) {
         .collect();
     starts.sort_unstable();
     starts.dedup();
+    // A declarative HTTP client's interface (MicroProfile `@RegisterRestClient`, Spring Cloud
+    // `@FeignClient`, Spring's `@HttpExchange`) annotates the requests it sends with `@Path(` and
+    // `@GetMapping(`: those are calls of the API, not routes the file serves.
+    let client = !starts.is_empty()
+        && DECLARATIVE_CLIENTS
+            .iter()
+            .any(|c| memchr::memmem::find(bytes, c.as_bytes()).is_some());
     for line_start in starts {
         let end = (line_end(bytes, line_start) + 1).min(upto);
         let line = &text[line_start..end];
@@ -284,6 +294,9 @@ fn lines(text: &str, upto: usize, out: &mut Vec<Region>) {
         if let Some(head) = head.filter(|h| h.starts_with('@'))
             && DECORATED.iter().any(|d| head.ends_with(d))
         {
+            if client {
+                continue;
+            }
             let open = line_start + indent + head.len() - 1;
             let end = chain_end(bytes, open).unwrap_or(end);
             out.push(Region {

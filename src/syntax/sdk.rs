@@ -26,10 +26,13 @@ pub enum Sdk {
     /// The Ruby `gitlab` gem.
     #[serde(rename = "ruby-gitlab")]
     RubyGitlab,
+    /// gitlab4j, the Java client (`import org.gitlab4j.api.…`).
+    #[serde(rename = "gitlab4j")]
+    Gitlab4j,
 }
 
 impl Sdk {
-    pub const NAMES: &'static str = "python-gitlab, go-gitlab, gitbeaker, ruby-gitlab";
+    pub const NAMES: &'static str = "python-gitlab, go-gitlab, gitbeaker, ruby-gitlab, gitlab4j";
 
     pub fn parse(s: &str) -> Option<Sdk> {
         match s {
@@ -37,6 +40,7 @@ impl Sdk {
             "go-gitlab" => Some(Sdk::GoGitlab),
             "gitbeaker" => Some(Sdk::Gitbeaker),
             "ruby-gitlab" => Some(Sdk::RubyGitlab),
+            "gitlab4j" => Some(Sdk::Gitlab4j),
             _ => None,
         }
     }
@@ -47,6 +51,7 @@ impl Sdk {
             Sdk::GoGitlab => "go-gitlab",
             Sdk::Gitbeaker => "gitbeaker",
             Sdk::RubyGitlab => "ruby-gitlab",
+            Sdk::Gitlab4j => "gitlab4j",
         }
     }
 
@@ -68,6 +73,7 @@ impl Sdk {
                 "Gitlab::Client",
                 "Gitlab.configure",
             ],
+            Sdk::Gitlab4j => &["org.gitlab4j.api"],
         }
     }
 }
@@ -387,14 +393,15 @@ pub fn analyse(text: &str) -> SdkFile {
     }
     // Each SDK's lines are looked at only in a file that holds one of its import literals:
     // most files hold none, and one search of the whole file is cheaper than one per line.
-    let [python, go, gitbeaker, ruby] = [
+    let [python, go, gitbeaker, ruby, gitlab4j] = [
         Sdk::PythonGitlab,
         Sdk::GoGitlab,
         Sdk::Gitbeaker,
         Sdk::RubyGitlab,
+        Sdk::Gitlab4j,
     ]
     .map(|sdk| sdk.import_literals().iter().any(|l| holds(text, l)));
-    if !(python || go || gitbeaker || ruby) {
+    if !(python || go || gitbeaker || ruby || gitlab4j) {
         return f;
     }
     for line in text.lines() {
@@ -434,6 +441,10 @@ pub fn analyse(text: &str) -> SdkFile {
                 .any(|l| t.contains(l))
         {
             push(&mut f.imports, Sdk::RubyGitlab);
+        }
+        // Java and Kotlin (`import org.gitlab4j.api.GitLabApi`, `import org.gitlab4j.api.models.*`).
+        if gitlab4j && t.starts_with("import org.gitlab4j.api") {
+            push(&mut f.imports, Sdk::Gitlab4j);
         }
     }
     if f.imports.is_empty() {
