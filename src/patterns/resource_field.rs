@@ -117,7 +117,8 @@ impl PatternKind for ResourceField {
                     // class).
                     || ((declared.is_none() || in_type.is_some())
                         && literal_key(text, at, end)
-                        && self.json_object_is_resource(ctx, at))
+                        && self.json_object_is_resource(ctx, at)
+                        && !built_for_other_platform(text, at))
             };
             if ok {
                 out.push(Hit::new(at, end, self.name.clone()));
@@ -304,6 +305,15 @@ fn names_other_platform(t: &str) -> bool {
             !address || t[..i].ends_with("api.")
         })
     })
+}
+
+/// Is the object literal at `at` built from another platform's data: the code around it
+/// ([`REGION`]) names another platform and not this one (a dashboard mapping GitHub's pull
+/// requests into the merge request's shape: `merged_by: null`)?
+fn built_for_other_platform(text: &str, at: usize) -> bool {
+    let (a, b) = (at.saturating_sub(REGION), (at + REGION).min(text.len()));
+    let near = &text[floor(text, a)..floor(text, b)];
+    names_other_platform(near) && !mentions_platform(near)
 }
 
 /// Does the file's path name the platform (`gitlabMergeRequest.go`, `services/gitlab/mr.go`)?
@@ -662,7 +672,13 @@ fn declared_name(line: &str) -> Option<&str> {
         }
         return words.get(i + 1).and_then(|w| ident(w));
     }
-    let (lhs, _) = line.split_once('=')?;
+    let (lhs, rhs) = line.split_once('=')?;
+    // A function assigned (`Schema.statics.open = function() {`, `const f = async (x) => {`):
+    // the keys in its body are its own objects' (a database query), not a declaration's.
+    let rhs = rhs.trim_start();
+    if rhs.starts_with("function") || rhs.starts_with("async") || rhs.contains("=>") {
+        return None;
+    }
     lhs.split_whitespace().last().and_then(ident)
 }
 
@@ -764,6 +780,10 @@ mod tests {
 
     #[test]
     fn values_declared_with_an_event_type() {
+        // A function assigned to a member declares no object of the resource.
+        assert_eq!(declared_name("MergeRequestSchema.statics.open = function() {"), None);
+        assert_eq!(declared_name("const onMr = async (mr) => {"), None);
+        assert_eq!(declared_name("const mergeRequest = {"), Some("mergeRequest"));
         assert!(names_event("MergeEventPayload"));
         assert!(!names_event("MergeRequest"));
         // The event's word anywhere in the name: a pipeline event's struct named `…Load`.
