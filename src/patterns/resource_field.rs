@@ -656,19 +656,17 @@ fn declared_name(line: &str) -> Option<&str> {
         (e > 0).then(|| &t[..e])
     }
     let words: Vec<&str> = line.split_whitespace().collect();
-    if let Some(i) = words
-        .iter()
-        .position(|w| {
-            matches!(
-                w.trim_start_matches("[]"),
-                "type" | "interface" | "class" | "struct" | "record"
-            )
-        })
-    {
+    // A Go slice or pointer of the type (`[]struct`, `*struct`, `[]*struct`).
+    fn bare(w: &str) -> &str {
+        w.trim_start_matches(['[', ']', '*'])
+    }
+    if let Some(i) = words.iter().position(|w| {
+        matches!(bare(w), "type" | "interface" | "class" | "struct" | "record")
+    }) {
         // A Go struct nested in another is named by its field (`Runner struct {`,
-        // `Runners []struct {`, a literal's `Runner: struct {`).
+        // `Runners []struct {`, `Runner *struct {`, a literal's `Runner: struct {`).
         if words[i].ends_with("struct") && words.get(i + 1) == Some(&"{") && i > 0 {
-            return ident(words[i - 1].trim_start_matches("[]"));
+            return ident(bare(words[i - 1]));
         }
         return words.get(i + 1).and_then(|w| ident(w));
     }
@@ -784,6 +782,9 @@ mod tests {
         assert_eq!(declared_name("MergeRequestSchema.statics.open = function() {"), None);
         assert_eq!(declared_name("const onMr = async (mr) => {"), None);
         assert_eq!(declared_name("const mergeRequest = {"), Some("mergeRequest"));
+        // A Go field of a pointer to an anonymous struct is named by the field.
+        assert_eq!(declared_name("Runner *struct {"), Some("Runner"));
+        assert_eq!(declared_name("Runners []*struct {"), Some("Runners"));
         assert!(names_event("MergeEventPayload"));
         assert!(!names_event("MergeRequest"));
         // The event's word anywhere in the name: a pipeline event's struct named `…Load`.
