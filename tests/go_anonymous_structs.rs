@@ -32,9 +32,6 @@ fn a_pointer_to_an_anonymous_runner_struct_holds_the_runners_fields() {
     let found = common::scan_files(&[("pkg/gitlab/job.go", JOB)]);
     assert_eq!(
         common::findings_of(&found, "pkg/gitlab/job.go"),
-        common::lines(&[
-            (11, "runners-active-property"),
-            (13, "runners-ip-address"),
-        ]),
+        common::lines(&[(11, "runners-active-property"), (13, "runners-ip-address"),]),
     );
 }

@@ -63,3 +63,36 @@ fn a_copy_of_a_merge_request_is_one() {
         "the merge request's copies, not the pull request's or the issue's"
     );
 }
+
+/// Shorthand properties are keys of the object (`{ id, iid, title, … }`): a factory of the
+/// merge request whose `iid` is written shorthand is the merge request, and so is a
+/// destructuring parameter naming its keys.
+const FACTORY: &str = r#"export function buildMergeRequest(iid, overrides = {}) {
+  return {
+    id: overrides.id ?? iid,
+    iid,
+    state: overrides.state ?? "opened",
+    merged_by: overrides.merged_by ?? null,
+    target_branch: overrides.target_branch ?? "main",
+    source_branch: overrides.source_branch ?? "feature",
+  };
+}
+
+export function printMergeRequest({ iid, source_branch, target_branch, merge_status: status }) {
+  return `!${iid} ${source_branch} -> ${target_branch} (${status})`;
+}
+
+// An issue has an iid too, and no branches.
+export function buildIssue(iid) {
+  return { iid, title: "t", merged_by: null };
+}
+"#;
+
+#[test]
+fn shorthand_properties_are_keys() {
+    let found = common::scan_files(&[("test/factories/merge-requests.js", FACTORY)]);
+    assert_eq!(
+        common::findings_of(&found, "test/factories/merge-requests.js"),
+        common::lines(&[(6, "mr-merged-by"), (12, "mr-merge-status")]),
+    );
+}

@@ -983,7 +983,10 @@ pub fn own_keys(text: &str, open: usize, close: usize) -> Vec<&str> {
                     i += 1;
                 }
                 let rest = &text[i..close];
-                if rest.starts_with(':') && !rest.starts_with("::") {
+                // `iid: 1,`, or a shorthand property (`{ iid, title }`).
+                if (rest.starts_with(':') && !rest.starts_with("::"))
+                    || shorthand_property(text, open, start, rest)
+                {
                     keys.push(&text[start..i]);
                 }
                 continue;
@@ -993,6 +996,15 @@ pub fn own_keys(text: &str, open: usize, close: usize) -> Vec<&str> {
         i += 1;
     }
     keys
+}
+
+/// Is the word at `start` (of an object literal opening at `open`, `rest` after the word) a
+/// shorthand property (`{ iid, title: t }`): an entry of its own, after `{` or `,` and before
+/// `,` or the object's end?
+fn shorthand_property(text: &str, open: usize, start: usize, rest: &str) -> bool {
+    let before = text[open..start].trim_end();
+    let after = rest.trim_start();
+    (before.ends_with(',') || before.len() == 1) && (after.is_empty() || after.starts_with(','))
 }
 
 /// The offset of the bracket that closes the one at `open` (`(` or `{`).
