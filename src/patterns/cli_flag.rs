@@ -257,6 +257,25 @@ impl PatternKind for CliFlag {
     }
 }
 
+/// Is the variable at `at` on the line right below a `name: ENV` line (a Kubernetes or
+/// OpenShift container's `env:` entry, `- name: RUNNER_TAG_LIST` then `value: ${RUNNER_TAG_LIST}`
+/// of a template parameter)? That entry is one setting, found at its name.
+pub(super) fn value_of_named_entry(text: &[u8], at: usize, env: &str) -> bool {
+    let Some(own_start) = memchr::memrchr(b'\n', &text[..at]) else {
+        return false;
+    };
+    let line = &text[own_start + 1..at];
+    if !line.trim_ascii_start().starts_with(b"value:") {
+        return false;
+    }
+    let prev_start = memchr::memrchr(b'\n', &text[..own_start]).map_or(0, |i| i + 1);
+    let prev = text[prev_start..own_start].trim_ascii();
+    let prev = prev.strip_prefix(b"- ").unwrap_or(prev);
+    prev.strip_prefix(b"name:")
+        .map(|v| v.trim_ascii().trim_ascii_start())
+        .is_some_and(|v| v.strip_prefix(b"\"").unwrap_or(v).starts_with(env.as_bytes()))
+}
+
 /// The uses of the environment variable `env` the program reads for the flag, one per line,
 /// leaving out the lines where the flag itself is written (`found`): there the variable is the
 /// flag's value (`--registration-token "$REGISTRATION_TOKEN"`), one use, found as the flag. A
@@ -265,8 +284,9 @@ impl PatternKind for CliFlag {
 fn env_uses(env: &str, ctx: &FileCtx, found: &[Hit]) -> Vec<Hit> {
     let text = ctx.src.text.as_bytes();
     let mut env_hits = word_hits(env, ctx, WordBytes::Ident);
-    // `unset NAME` takes the variable away (the new flow's scripts do so): no use.
-    env_hits.retain(|h| !unset_at(text, h.start));
+    // `unset NAME` takes the variable away (the new flow's scripts do so): no use. A
+    // container's `value: ${NAME}` right below its `- name: NAME` is the same setting.
+    env_hits.retain(|h| !unset_at(text, h.start) && !value_of_named_entry(text, h.start, env));
     env_hits.sort_by_key(|h| h.start);
     if env_hits.is_empty() {
         return env_hits;

@@ -72,6 +72,10 @@ impl Distinctive {
             // `unset NAME` takes the variable away (what the new flow does with the legacy
             // registration variables): not a use of it.
             hits.retain(|h| !super::cli_flag::unset_at(text, h.start));
+            // A container's `value: ${NAME}` right below its `- name: NAME` is the same
+            // setting, found at its name.
+            let name = &self.0;
+            hits.retain(|h| !super::cli_flag::value_of_named_entry(text, h.start, name));
         }
         hits
     }

@@ -791,6 +791,8 @@ mod tests {
         assert!(names_event("PipelineEventsLoad"));
         assert!(!Resource::MergeRequest.names_type("MergeRequestWebHookData"));
         assert!(names_event("MergeRequestWebhook"));
+        // The payload's attributes in lower camel case (an unexported Go struct).
+        assert!(names_event("objectAttributes"));
         for (t, event) in [
             ("func f(p MergeEventPayload) {\n\treturn p.", true),
             ("var p *gitlab.MergeEvent\nx := p.", true),

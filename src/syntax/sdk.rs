@@ -93,9 +93,16 @@ pub enum Resource {
 /// describes what the platform sends to a webhook, not an endpoint's response: its fields are
 /// not the REST resource's.
 pub fn names_event(name: &str) -> bool {
-    ["Event", "Hook", "Webhook", "Payload", "ObjectAttributes"]
-        .iter()
-        .any(|w| name.contains(w))
+    [
+        "Event",
+        "Hook",
+        "Webhook",
+        "Payload",
+        "ObjectAttributes",
+        "objectAttributes",
+    ]
+    .iter()
+    .any(|w| name.contains(w))
 }
 
 impl Resource {
