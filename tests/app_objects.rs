@@ -43,3 +43,26 @@ fn objects_not_from_the_platform_are_silent() {
         common::lines(&[(9, "mr-merged-by")]),
     );
 }
+
+/// A variable declared with its type (`const approvers: string[] = …`) in a file that calls the
+/// approvals endpoint is the app's own list, not the response's field; the response's field read
+/// from the response is found.
+const APPROVALS: &str = r#"const API = "https://gitlab.example.com/api/v4";
+
+export async function details(projectId: number, iid: number) {
+  const url = `${API}/projects/${projectId}/merge_requests/${iid}/approvals`;
+  const approvals = await fetch(url).then((r) => r.json());
+  const approvers: string[] = approvals?.approved_by?.map((i: any) => i.user.username) || [];
+  const configured = approvals.approvers;
+  return { approvers, configured };
+}
+"#;
+
+#[test]
+fn a_variable_declared_with_its_type_is_no_field() {
+    let found = common::scan_files(&[("src/api.ts", APPROVALS)]);
+    assert_eq!(
+        common::findings_of(&found, "src/api.ts"),
+        common::lines(&[(7, "mr-approvals-approvers")]),
+    );
+}

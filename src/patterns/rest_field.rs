@@ -142,8 +142,27 @@ fn field_position(text: &str, at: usize, end: usize) -> bool {
     let keyword = after == b'=' && b.get(end + 1) != Some(&b'=');
     // `name:`, and TypeScript's optional `name?:`.
     let colon = if after == b'?' { end + 1 } else { end };
-    let key = b.get(colon) == Some(&b':') && b.get(colon + 1) != Some(&b':');
+    // Not a variable declared with its type (`const approvers: string[] = …`, `let x: T`).
+    let key = b.get(colon) == Some(&b':')
+        && b.get(colon + 1) != Some(&b':')
+        && !declares_variable(&b[..at]);
     quoted || attribute || keyword || key || struct_tag(b, at, after)
+}
+
+/// Does `lead` (the text before a word) end with a keyword that declares a variable (`const `,
+/// `let `, `var `)?
+fn declares_variable(lead: &[u8]) -> bool {
+    let word_end = lead.trim_ascii_end();
+    if word_end.len() == lead.len() {
+        return false;
+    }
+    [&b"const"[..], b"let", b"var"].iter().any(|k| {
+        word_end.ends_with(k)
+            && word_end
+                .len()
+                .checked_sub(k.len() + 1)
+                .is_none_or(|i| !word_end[i].is_ascii_alphanumeric() && word_end[i] != b'_')
+    })
 }
 
 /// The keys of Go struct tags that name a field of a request or response.
@@ -432,6 +451,8 @@ mod tests {
             assert!(field_position(t, at, at + word.len()), "{t}");
         }
         for (t, word) in [
+            ("const approvers: string[] = []", "approvers"),
+            ("  let active: boolean;", "active"),
             ("active = true", "active"),
             ("if active {", "active"),
             ("Foo::active", "active"),
