@@ -63,17 +63,9 @@ impl PatternKind for IacArgument {
         let not_under = f.list("not_under")?;
         let not_under = f.check.strings(&not_under, "key word")?;
         let (blocks, context, parents) = (blocks?, context?, parents?);
-        if !parents.is_empty() && blocks.is_empty() {
-            return Some(IacArgument {
-                argument: argument?,
-                blocks,
-                context,
-                when,
-                parents,
-                not_under,
-            });
-        }
-        if blocks.is_empty() == context.is_empty() {
+        // Parent keys alone place the argument; else blocks or a context, one of the two.
+        let by_parents = !parents.is_empty() && blocks.is_empty();
+        if !by_parents && blocks.is_empty() == context.is_empty() {
             let kind = f.kind().clone();
             f.check.err_at(
                 &kind,

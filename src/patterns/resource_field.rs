@@ -468,34 +468,44 @@ fn event_words(r: &str) -> bool {
 /// The class whose body holds `at` (Python, Ruby, PHP, Java: a less-indented line that starts
 /// with `class`), climbing through the methods between them.
 fn enclosing_class(text: &str, at: usize) -> Option<&str> {
+    outer_lines(text, at)
+        .map(|line| {
+            let t = line.trim_start();
+            t.strip_prefix("export ").unwrap_or(t)
+        })
+        .find(|t| t.starts_with("class "))
+        .and_then(declared_name)
+}
+
+/// The lines that hold the one of `at`, innermost first: each the nearest non-blank line above
+/// the last that is indented less, within [`OWNER_LINES`] lines. Lines are looked for within a
+/// bound ([`OWNER_LOOK_BACK`]): a line of thousands of fields (one generated line) is not read
+/// back to its start for each, and a line above longer than the bound ends the walk (no owner
+/// is read from a part of it). What starts its line has no outer lines.
+fn outer_lines(text: &str, at: usize) -> impl Iterator<Item = &str> {
     let indent = |l: &str| l.len() - l.trim_start().len();
     let b = text.as_bytes();
     let from = at.saturating_sub(OWNER_LOOK_BACK);
-    let mut end = from + memchr::memrchr(b'\n', &b[from..at])?;
-    let mut own = indent(&text[end + 1..at]);
-    for _ in 0..OWNER_LINES {
-        let start = line_start_within(b, end, OWNER_LOOK_BACK);
-        if start > 0 && b[start - 1] != b'\n' {
-            return None;
-        }
-        let line = &text[start..end];
-        if !line.trim().is_empty() && indent(line) < own {
-            let t = line.trim_start();
-            let t = t.strip_prefix("export ").unwrap_or(t);
-            if t.starts_with("class ") {
-                return declared_name(t);
-            }
-            own = indent(line);
-            if own == 0 {
+    let mut end = memchr::memrchr(b'\n', &b[from..at]).map(|i| from + i);
+    let mut own = end.map_or(0, |e| indent(&text[e + 1..at]));
+    let mut lines = 0;
+    std::iter::from_fn(move || {
+        while own > 0 && lines < OWNER_LINES {
+            let e = end?;
+            lines += 1;
+            let start = line_start_within(b, e, OWNER_LOOK_BACK);
+            if start > 0 && b[start - 1] != b'\n' {
                 return None;
             }
+            end = start.checked_sub(1);
+            let line = &text[start..e];
+            if !line.trim().is_empty() && indent(line) < own {
+                own = indent(line);
+                return Some(line);
+            }
         }
-        if start == 0 {
-            return None;
-        }
-        end = start - 1;
-    }
-    None
+        None
+    })
 }
 
 /// Python's attribute read by name, `getattr(mr, "merge_status", None)`,
@@ -582,33 +592,7 @@ const OWNER_LINES: usize = 400;
 /// above that is indented less (`type gitlabMR struct {`, `export const GitLabMergeRequest =
 /// z.object({`, `class MergeRequest(BaseModel):`, `interface MR {`).
 fn owner_name(text: &str, at: usize) -> Option<&str> {
-    let indent = |l: &str| l.len() - l.trim_start().len();
-    // The line's start is looked for within a bound: a line of thousands of fields (one
-    // generated line) is not read back to its start for each.
-    let b = text.as_bytes();
-    let from = at.saturating_sub(OWNER_LOOK_BACK);
-    let mut end = from + memchr::memrchr(b'\n', &b[from..at])?;
-    let own = indent(&text[end + 1..at]);
-    // A key at the start of its line has no owner to read from indentation.
-    if own == 0 {
-        return None;
-    }
-    for _ in 0..OWNER_LINES {
-        let start = line_start_within(b, end, OWNER_LOOK_BACK);
-        if start > 0 && b[start - 1] != b'\n' {
-            // A line above longer than the bound: no owner is read from a part of it.
-            return None;
-        }
-        let line = &text[start..end];
-        if !line.trim().is_empty() && indent(line) < own {
-            return declared_name(line.trim());
-        }
-        if start == 0 {
-            return None;
-        }
-        end = start - 1;
-    }
-    None
+    outer_lines(text, at).next().and_then(|l| declared_name(l.trim()))
 }
 
 /// The variable an object literal around `at` copies before its keys (`{ ...baseMergeRequest,
