@@ -362,7 +362,8 @@ impl ResourceField {
         let other = std::cell::LazyCell::new(|| !own_path && names_other(text));
         // Declarations in a file whose path names webhooks (`gitlabwebhooks/domain/`,
         // `webhook/dto/`) describe what the platform sends to a webhook, not a response.
-        let webhook_path = contains_ignore_case(ctx.src.path, "webhook");
+        let webhook_path =
+            crate::syntax::graphql_docs::contains_ignore_case(ctx.src.path.as_bytes(), b"webhook");
         let [pascal, camel] = cased_forms(&self.name);
         let getter = pascal.as_ref().map(|p| format!("get{p}"));
         let forms = [Some(self.name.clone()), pascal, camel, getter];
@@ -449,13 +450,6 @@ impl ResourceField {
                 && !event_words(r)
                 && enclosing_class(text, at).is_some_and(|c| self.resource.names_type(c)))
     }
-}
-
-/// Does `hay` hold `needle` (ASCII lowercase) in any case?
-fn contains_ignore_case(hay: &str, needle: &str) -> bool {
-    hay.as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
 
 /// Does a variable's name say it holds an event's or webhook's object (`event`, `hook`,

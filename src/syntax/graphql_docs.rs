@@ -216,7 +216,7 @@ fn closing_quote(b: &[u8], from: usize, c: u8) -> usize {
 }
 
 /// Does `hay` contain `needle` (lowercase ASCII) in any case? No copy of the text is made.
-pub(super) fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
+pub(crate) fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
     let Some(&first) = needle.first() else {
         return true;
     };
