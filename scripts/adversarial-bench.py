@@ -71,6 +71,9 @@ FORMS = [
     ("rest-paths-line.js", "client.js", lambda n: "await api.post(`/api/v4/runners`, {token}); " * (n // 45), 100_000),
     ("field-reads-line.py", "client.py", lambda n: "# gitlab /merge_requests\nmr = get_mr()\n" + "mr.get(\"merge_status\") " * (n // 23) + "\n", 250_000),
     ("struct-tags-line.go", "client.go", lambda n: "// gitlab merge_requests\ntype gitlabMR struct { " + "MergedBy int `json:\"merged_by\"` " * (n // 32) + "}\n", 250_000),
+    # Flags a script gathers in a variable before the command (each asks whether the variable
+    # is handed to the program: the file is read once per variable, not once per flag).
+    ("gathered-flags.sh", "run.sh", lambda n: "OPTS=\"$OPTS --tag-list t\"\n" * (n // 28) + "gitlab-runner register $OPTS\n", 100_000),
     ("struct-tags-lines.go", "client.go", lambda n: "// gitlab merge_requests\ntype gitlabMR struct {\n" + "\tMergedBy int `json:\"merged_by\"`\n" * (n // 32) + "}\n", 250_000),
 ]
 

@@ -408,6 +408,8 @@ fn list_arguments(
     ctx: &FileCtx,
 ) -> Vec<Hit> {
     let text = ctx.src.text.as_bytes();
+    // Whether each gathering variable is handed to the program: the file is read once a name.
+    let mut handed: Vec<(&[u8], bool)> = Vec::new();
     ctx.word_offsets(flag, WordBytes::Other(|c| is_ident_byte(c) || c == b'-'))
         .filter(|&at| {
             let quote = if at > 0 { text[at - 1] } else { 0 };
@@ -421,7 +423,14 @@ fn list_arguments(
                         text.get(after),
                         None | Some(b' ' | b'\t' | b'\n' | b'\r' | b'=' | b'"' | b'\'' | b')')
                     )
-                    && handed_to(text, name, words);
+                    && match handed.iter().find(|(n, _)| *n == name) {
+                        Some(&(_, known)) => known,
+                        None => {
+                            let known = handed_to(text, name, words);
+                            handed.push((name, known));
+                            known
+                        }
+                    };
             }
             if quoted
                 && matches!(quote, b'"' | b'\'' | b'`')
