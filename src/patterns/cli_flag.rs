@@ -8,7 +8,7 @@ use super::cli_command::{program, program_and_subcommand, runs_commands};
 use super::variable::VARIABLE_NAME;
 use super::{Hit, PatternKind, with_values, word_hits};
 use crate::syntax::cmdline::{Command, DashWitness, dash_head};
-use crate::syntax::{FileCtx, FileKind, WordBytes, is_ident_byte};
+use crate::syntax::{FileCtx, FileKind, WordBytes, is_ident_byte, line_start_within};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CliFlag {
@@ -398,9 +398,11 @@ pub fn unset_at(text: &[u8], at: usize) -> bool {
 
 /// `flag` as an argument outside comments: with `quoted`, a whole quoted string or one with its
 /// value (`"--locked"`, `'--locked=false'`, `"--tag-list ${tags}"`, `` `--tag-list "${t}"` ``);
-/// with `shell`, a word of the arguments a shell script gathers in a variable ([`gathered_at`])
-/// and hands to the command, a line naming one of `words` ([`handed_to`]); and a YAML block list's item (`- --locked=false`, `- --tag-list docker`).
-/// Not a sentence that starts with it (`"--locked is gone"`, `- --locked is gone`).
+/// or a word of a quoted string of arguments only ([`in_argument_string`]); with `shell`, a word
+/// of the arguments a script gathers in a variable ([`gathered_at`]) and hands to a line naming
+/// one of `words` ([`handed_to`]); and a YAML block list's item (`- --locked=false`,
+/// `- --tag-list docker`). Not a sentence that starts with it (`"--locked is gone"`,
+/// `- --locked is gone`).
 fn list_arguments(
     flag: &str,
     (quoted, shell): (bool, bool),
@@ -466,7 +468,7 @@ const STRING_REACH: usize = 512;
 /// expanded into the command later. A message that names flags (`"ignored: --tag-list,
 /// --locked"`, `"--locked is gone"`) is no such string.
 fn in_argument_string(text: &[u8], at: usize) -> bool {
-    let lo = line_start_within_reach(text, at);
+    let lo = line_start_within(text, at, STRING_REACH);
     let Some((open, quote)) = (lo..at)
         .rev()
         .find(|&i| matches!(text[i], b'"' | b'\'') && !escaped(text, i))
@@ -491,15 +493,6 @@ fn in_argument_string(text: &[u8], at: usize) -> bool {
         return false;
     }
     arguments_only(&text[open + 1..close])
-}
-
-/// The start of the line holding `at`, at most [`STRING_REACH`] bytes back.
-fn line_start_within_reach(text: &[u8], at: usize) -> usize {
-    let lo = at.saturating_sub(STRING_REACH);
-    text[lo..at]
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .map_or(lo, |i| lo + i + 1)
 }
 
 /// Is the quote at `i` escaped (`\"`, PowerShell's `` `" ``)?
@@ -548,9 +541,8 @@ fn arguments_only(s: &[u8]) -> bool {
 /// arguments (`set -- "$@" --tag-list "$T"`), to be handed to the command later (`"$@"`,
 /// `gitlab-runner register $OPTS`)? Only the line's start is read, within a bound.
 fn gathered_at(text: &[u8], at: usize) -> Option<&[u8]> {
-    let from = at.saturating_sub(512);
-    let start = memchr::memrchr(b'\n', &text[from..at]).map_or(from, |i| from + i + 1);
-    if start == from && from > 0 {
+    let start = line_start_within(text, at, STRING_REACH);
+    if start > 0 && text[start - 1] != b'\n' {
         return None; // a line longer than the bound: its start is not read
     }
     let mut line = &text[start..at];
