@@ -229,20 +229,17 @@ pub fn joined_strings(text: &str) -> Vec<(usize, usize, String)> {
         if chain.len() > 1 && chain.iter().any(|&(o, c, _)| text[o + 1..c].contains('/')) {
             let mut joined = String::new();
             for &(open, close, join) in chain.iter() {
-                let piece = &text[open + 1..close];
+                let mut piece = &text[open + 1..close];
                 match join {
                     Join::Adjacent => {}
                     Join::Expression => joined.push_str("{}"),
                     Join::Segment { expression } => {
-                        let base = joined.trim_end_matches('/').len();
-                        joined.truncate(base);
+                        // One `/` between segments, whichever side wrote it.
+                        joined.truncate(joined.trim_end_matches('/').len());
                         joined.push_str(if expression { "/{}/" } else { "/" });
+                        piece = piece.trim_start_matches('/');
                     }
                 }
-                let piece = match join {
-                    Join::Segment { .. } => piece.trim_start_matches('/'),
-                    _ => piece,
-                };
                 push_interpolated(&mut joined, piece);
             }
             out.push((chain[0].0 + 1, chain[chain.len() - 1].1, joined));
@@ -250,7 +247,7 @@ pub fn joined_strings(text: &str) -> Vec<(usize, usize, String)> {
         chain.clear();
     };
     for (open, close) in string_literals(text) {
-        let join = chain.last().and_then(|&(first_open, last, _)| {
+        let join = chain.last().and_then(|&(_, last, _)| {
             let between = &text[last + 1..open];
             joins(between)
                 .map(|expression| {
@@ -261,9 +258,9 @@ pub fn joined_strings(text: &str) -> Vec<(usize, usize, String)> {
                     }
                 })
                 .or_else(|| {
-                    let first = chain.first().map_or(first_open, |c| c.0);
+                    // The call is looked for from the chain's first piece.
                     segment_join(between)
-                        .filter(|_| in_join_call(text, first))
+                        .filter(|_| in_join_call(text, chain[0].0))
                         .map(|expression| Join::Segment { expression })
                 })
         });
