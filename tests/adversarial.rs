@@ -205,3 +205,18 @@ fn response_fields_on_one_line() {
     let go = format!("// gitlab merge_requests\ntype gitlabMR struct {{ {tags}}}\n");
     scan_within("client.go", &go, 20, 1024);
 }
+
+/// Found while reviewing issue 35's fourth session: a struct of many fields, one per line
+/// (1 MB took 4 s release, ×4 per doubling: whether the struct's type is a webhook payload's
+/// part was asked once per field, each time searching the whole file), and a script gathering
+/// many flags in a variable (740 KB took 27 s release: each flag searched the whole file for
+/// where the variable is handed on). Each question is now answered once per name.
+#[test]
+fn many_fields_of_one_type_and_many_gathered_flags() {
+    let fields = "\tMergedBy int `json:\"merged_by\"`\n".repeat(32_000);
+    let go = format!("// gitlab merge_requests\ntype gitlabMR struct {{\n{fields}}}\n");
+    scan_within("client.go", &go, 20, 1024);
+    let flags = "OPTS=\"$OPTS --tag-list t\"\n".repeat(16_000);
+    let sh = format!("#!/bin/sh\n{flags}gitlab-runner register $OPTS\n");
+    scan_within("register.sh", &sh, 20, 1024);
+}

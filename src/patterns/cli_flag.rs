@@ -411,7 +411,7 @@ fn list_arguments(
 ) -> Vec<Hit> {
     let text = ctx.src.text.as_bytes();
     // Whether each gathering variable is handed to the program: the file is read once a name.
-    let mut handed: Vec<(&[u8], bool)> = Vec::new();
+    let mut handed = super::Answers::default();
     ctx.word_offsets(flag, WordBytes::Other(|c| is_ident_byte(c) || c == b'-'))
         .filter(|&at| {
             let quote = if at > 0 { text[at - 1] } else { 0 };
@@ -425,14 +425,7 @@ fn list_arguments(
                         text.get(after),
                         None | Some(b' ' | b'\t' | b'\n' | b'\r' | b'=' | b'"' | b'\'' | b')')
                     )
-                    && match handed.iter().find(|(n, _)| *n == name) {
-                        Some(&(_, known)) => known,
-                        None => {
-                            let known = handed_to(text, name, words);
-                            handed.push((name, known));
-                            known
-                        }
-                    };
+                    && handed.is(name, || handed_to(text, name, words));
             }
             if quoted
                 && matches!(quote, b'"' | b'\'' | b'`')

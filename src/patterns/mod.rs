@@ -448,6 +448,27 @@ pub fn key_path_literals(path: &[String], values: &[String]) -> Vec<String> {
     v
 }
 
+/// Answers of a question about names (a type's, a variable's), each asked once: a question
+/// that reads the whole file is not asked again for each use of the name (few names: a list).
+pub(super) struct Answers<K>(Vec<(K, bool)>);
+
+impl<K> Default for Answers<K> {
+    fn default() -> Self {
+        Answers(Vec::new())
+    }
+}
+
+impl<K: PartialEq + Copy> Answers<K> {
+    pub(super) fn is(&mut self, name: K, ask: impl FnOnce() -> bool) -> bool {
+        if let Some(&(_, known)) = self.0.iter().find(|(n, _)| *n == name) {
+            return known;
+        }
+        let known = ask();
+        self.0.push((name, known));
+        known
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

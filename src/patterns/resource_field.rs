@@ -87,6 +87,8 @@ impl PatternKind for ResourceField {
         // own keys say enough.
         let platform = !json && (mentions_platform(text) || path_names_platform(ctx.src.path));
         let mut out = Vec::new();
+        // Each type's answer once: a type of many fields is not searched for once per field.
+        let mut payload_types = super::Answers::default();
         for at in ctx.word_offsets(&self.name, WordBytes::Ident) {
             let end = at + self.name.len();
             if at == 0 || ctx.src.in_comment(at) {
@@ -102,7 +104,9 @@ impl PatternKind for ResourceField {
                 // included (a webhook payload's `runner: { active: boolean; … }` is no runner's
                 // REST field).
                 let declared = ctx.enclosing_type(at);
-                let in_type = declared.filter(|t| !names_event(t) && !payload_type(ctx, t));
+                let in_type = declared.filter(|&t| {
+                    !names_event(t) && !payload_types.is(t, || payload_type(ctx, t))
+                });
                 // A type named for the resource in a file that names the platform, or a type
                 // whose own members are the resource's (`iid`, `source_branch`,
                 // `target_branch`: a type generated from a response, `RequestType`, in a file
