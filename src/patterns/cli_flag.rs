@@ -227,7 +227,12 @@ impl PatternKind for CliFlag {
         }
         // What needs evidence that the file runs the program: its name (or an old one) or a
         // context.
-        let named = ctx.contains(program) || self.aliases.iter().any(|a| ctx.contains(a));
+        // The file's own name also says which program reads it (`gitlab-runner.env`, an env
+        // file that holds only `REGISTRATION_TOKEN=…`).
+        let file_name = ctx.src.path.rsplit('/').next().unwrap_or(ctx.src.path);
+        let named = ctx.contains(program)
+            || self.aliases.iter().any(|a| ctx.contains(a))
+            || file_name.contains(program);
         if !(named || self.context.iter().any(|c| ctx.contains(c))) {
             return self.with_value(out, text);
         }

@@ -318,7 +318,7 @@ fn by_shebang(text: &str) -> Option<Class> {
 /// The kinds a file of kind `kind` can be after [`sniff`] read its text.
 pub fn sniffed_kinds(kind: FileKind) -> KindSet {
     match kind {
-        FileKind::Yaml => KindSet::of([FileKind::Yaml, FileKind::Helm]),
+        FileKind::Yaml => KindSet::of([FileKind::Yaml, FileKind::Helm, FileKind::Ci]),
         FileKind::Omnibus => KindSet::of([FileKind::Omnibus, FileKind::Code]),
         FileKind::Other => KindSet::of([FileKind::Other, FileKind::Shell, FileKind::Code]),
         kind => KindSet::of([kind]),
@@ -347,7 +347,9 @@ pub fn sniff(class: Class, text: &str) -> Class {
     };
     let mut global = false;
     let mut suite = false;
+    let mut ci = CiShape::default();
     for line in text.lines() {
+        ci.line(line);
         let top = |k: &str| {
             line.strip_prefix(k)
                 .and_then(|r| r.strip_prefix(':'))
@@ -374,7 +376,114 @@ pub fn sniff(class: Class, text: &str) -> Class {
             global = false;
         }
     }
+    if ci.seen() {
+        return Class {
+            kind: FileKind::Ci,
+            ..class
+        };
+    }
     class
+}
+
+/// Whether a YAML file is GitLab CI configuration by its shape, whatever its name (a CI
+/// templates repository's `docker.yml` or `python/test.yml`, included by other projects): a
+/// top-level job whose own keys are `script`, `extends` or `trigger` together with another job
+/// keyword, or `extends` with `stage`, `script` or a script hook; the top-level `default:` with
+/// a script hook; a top-level `include:` of `local`, `project`, `template`, `remote` or
+/// `component` items. Travis CI (`script:` at the top level), Compose (`extends` with `image`)
+/// and Ansible task lists (`- name:` items) have none of these. Fed line by line in the pass
+/// [`sniff`] already makes.
+#[derive(Default)]
+struct CiShape {
+    /// The keys seen directly under the current top-level key (bits of [`CI_JOB_KEYS`]).
+    keys: u16,
+    /// The current top-level key is `default` / `include`.
+    default: bool,
+    include: bool,
+    /// The current top-level line is a list item or no key: nothing under it counts.
+    list: bool,
+    /// The indentation of the current top-level key's own keys, once seen.
+    child_indent: Option<usize>,
+    found: bool,
+}
+
+/// Keys of a GitLab CI job; the first three make a job, the others go with them.
+const CI_JOB_KEYS: [&str; 16] = [
+    "script",
+    "extends",
+    "trigger",
+    "stage",
+    "before_script",
+    "after_script",
+    "image",
+    "rules",
+    "only",
+    "except",
+    "needs",
+    "artifacts",
+    "tags",
+    "when",
+    "services",
+    "variables",
+];
+const CI_SCRIPT: u16 = 1;
+const CI_EXTENDS: u16 = 1 << 1;
+const CI_TRIGGER: u16 = 1 << 2;
+const CI_STAGE: u16 = 1 << 3;
+const CI_HOOKS: u16 = (1 << 4) | (1 << 5);
+
+impl CiShape {
+    fn line(&mut self, line: &str) {
+        if self.found || line.is_empty() || line.starts_with('#') {
+            return;
+        }
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if indent == 0 {
+            self.close();
+            // A list item (`- name:` of an Ansible task list) is no job.
+            let key = line
+                .split_once(':')
+                .map(|(k, _)| k)
+                .filter(|k| !k.starts_with('-'));
+            self.list = key.is_none();
+            self.default = key == Some("default");
+            self.include = key == Some("include");
+            self.keys = 0;
+            self.child_indent = None;
+            return;
+        }
+        if self.list || *self.child_indent.get_or_insert(indent) != indent {
+            return;
+        }
+        let rest = &line[indent..];
+        if self.include {
+            let item = rest.strip_prefix("- ").unwrap_or(rest);
+            self.found |= ["local:", "project:", "template:", "remote:", "component:"]
+                .iter()
+                .any(|k| item.starts_with(k));
+            return;
+        }
+        if let Some((key, _)) = rest.split_once(':')
+            && let Some(i) = CI_JOB_KEYS.iter().position(|k| *k == key)
+        {
+            self.keys |= 1 << i;
+        }
+    }
+
+    /// Judges the top-level key that ends.
+    fn close(&mut self) {
+        let k = self.keys;
+        let job = k & (CI_SCRIPT | CI_EXTENDS | CI_TRIGGER) != 0;
+        let others = k & !(CI_SCRIPT | CI_EXTENDS | CI_TRIGGER) != 0;
+        self.found |=
+            (job && others && (k & CI_EXTENDS == 0 || k & (CI_STAGE | CI_SCRIPT | CI_HOOKS) != 0))
+                || (self.default && k & CI_HOOKS != 0);
+    }
+
+    fn seen(&mut self) -> bool {
+        self.close();
+        self.found
+    }
 }
 
 /// CI configuration, Helm charts, YAML, monitoring, `gitlab.rb`, `config.toml`, GraphQL.
@@ -490,8 +599,9 @@ fn command_class(lower: &str, ext: &str) -> Option<Class> {
     if matches!(ext, "nix" | "pp" | "j2" | "erb") {
         return class(FileKind::Shell, Hash);
     }
-    // Salt states and Terraform templates (user data): commands with templates.
-    if matches!(ext, "sls" | "tftpl") {
+    // Salt states and Terraform templates (user data, `templatefile("runner.tpl", …)`):
+    // commands with templates. A chart's `templates/*.tpl` is a chart template (above).
+    if matches!(ext, "sls" | "tftpl" | "tpl") {
         return class(FileKind::Shell, Hash);
     }
     None
@@ -844,6 +954,43 @@ mod tests {
         assert_eq!(k("apiVersion: v1\nkind: ConfigMap\n"), FileKind::Yaml);
         let ci = classify(".gitlab-ci.yml").unwrap();
         assert_eq!(sniff(ci, "gitlabUrl: x\n").kind, FileKind::Ci);
+        // GitLab CI by its shape, whatever the name (a CI templates repository's files).
+        assert_eq!(k(".b:\n  image: x\n  script:\n    - make\n"), FileKind::Ci);
+        assert_eq!(
+            k("j:\n  extends: .b\n  after_script:\n    - x\n"),
+            FileKind::Ci
+        );
+        assert_eq!(k("default:\n  after_script: echo x\n"), FileKind::Ci);
+        assert_eq!(k("include:\n  - local: /a.yml\n"), FileKind::Ci);
+        assert_eq!(
+            k("up:\n  trigger:\n    include: a.yml\n  needs: []\n"),
+            FileKind::Ci
+        );
+        // Look-alikes: Travis CI, Compose v1, an Ansible task list, Bitbucket Pipelines,
+        // GitHub Actions, a job-less key with `script` alone.
+        assert_eq!(
+            k("language: c\nscript:\n  - make\nafter_script: x\n"),
+            FileKind::Yaml
+        );
+        assert_eq!(
+            k("web:\n  image: nginx\n  extends:\n    service: b\n"),
+            FileKind::Yaml
+        );
+        assert_eq!(
+            k("- name: run\n  script: a.sh\n  when: x\n  tags: [a]\n"),
+            FileKind::Yaml
+        );
+        assert_eq!(
+            k(
+                "pipelines:\n  default:\n    - step:\n        image: x\n        script:\n          - make\n"
+            ),
+            FileKind::Yaml
+        );
+        assert_eq!(
+            k("on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n      - run: make\n"),
+            FileKind::Yaml
+        );
+        assert_eq!(k("task:\n  script: make\n"), FileKind::Yaml);
         assert_eq!(kind("logo.png"), None);
     }
 }
