@@ -41,8 +41,13 @@ def groups():
 "#;
 
 const TS_CLIENT: &str = r#"import axios from 'axios';
+import { config } from './config';
 
-const service = axios.create({ baseURL: 'https://gitlab.example.com/api/v4' });
+// The base URL is configured elsewhere: the token's header shows the platform's API.
+const service = axios.create({
+    baseURL: config.baseURL,
+    headers: { 'private-token': config.token },
+});
 
 export async function pullUsers() {
     return await pullAll('/users');
@@ -71,11 +76,22 @@ export async function pullAll(api: string) {
 }
 "#;
 
+/// The same client with another service's token header: its paths are not the platform's.
+const OTHER_API: &str = r#"import axios from 'axios';
+
+const service = axios.create({ baseURL: process.env.API, headers: { 'x-api-key': process.env.KEY } });
+
+export async function users() {
+    return (await service.get('/users', { params: { page: 2 } })).data;
+}
+"#;
+
 #[test]
 fn a_path_handed_to_a_paginating_helper_is_offset_pagination() {
     let found = common::scan_files(&[
         ("sync/gitlab_client.py", PY_CLIENT),
         ("src/gitlab_api.ts", TS_CLIENT),
+        ("src/other_api.ts", OTHER_API),
     ]);
     assert_eq!(
         common::findings_of(&found, "sync/gitlab_client.py"),
@@ -83,6 +99,10 @@ fn a_path_handed_to_a_paginating_helper_is_offset_pagination() {
     );
     assert_eq!(
         common::findings_of(&found, "src/gitlab_api.ts"),
-        common::lines(&[(6, "users-offset-pagination")]),
+        common::lines(&[(11, "users-offset-pagination")]),
+    );
+    assert_eq!(
+        common::findings_of(&found, "src/other_api.ts"),
+        common::lines(&[])
     );
 }
