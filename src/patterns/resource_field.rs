@@ -412,6 +412,7 @@ impl ResourceField {
                 || literal_key(text, at, end)
                 || serialized_name(text, at, end))
             || java_member(text, at, end)
+            || kotlin_property(text, at, end)
         {
             if webhook_path {
                 return false;
@@ -715,6 +716,19 @@ fn java_member(text: &str, at: usize, end: usize) -> bool {
     });
     let rest = text[end..].trim_start();
     modifier && typed && (rest.starts_with(';') || (rest.starts_with('=') && !rest.starts_with("==")))
+}
+
+/// A property of a Kotlin or Scala class: `val mergeStatus: String,` in a data class's
+/// constructor, `var merged_by: User? = null` in its body, after annotations or modifiers
+/// (`@SerialName("x") val x: T`, `override val x: T`): `val` or `var` before the name, `:` after.
+fn kotlin_property(text: &str, at: usize, end: usize) -> bool {
+    let lead = text[line_start_within(text.as_bytes(), at, LEAD_REACH)..at].trim_end();
+    let keyword = ["val", "var"].iter().any(|k| {
+        lead.strip_suffix(k)
+            .is_some_and(|before| before.is_empty() || before.ends_with([' ', '\t', ')', '(']))
+    });
+    let rest = &text[end..];
+    keyword && rest.starts_with(':') && !rest.starts_with("::")
 }
 
 /// The API's name of a field in a serialization annotation of Java, Kotlin or C#:

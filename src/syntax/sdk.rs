@@ -29,10 +29,15 @@ pub enum Sdk {
     /// gitlab4j, the Java client (`import org.gitlab4j.api.…`).
     #[serde(rename = "gitlab4j")]
     Gitlab4j,
+    /// php-gitlab-api, the PHP client (`use Gitlab\Client;`), also through Laravel's
+    /// GrahamCampbell/Laravel-GitLab. Its calls are chains of managers written
+    /// `$client->mergeRequests()->changes(…)`: a `call` of `mergeRequests.changes` in the data.
+    #[serde(rename = "php-gitlab-api")]
+    PhpGitlab,
 }
 
 impl Sdk {
-    pub const NAMES: &'static str = "python-gitlab, go-gitlab, gitbeaker, ruby-gitlab, gitlab4j";
+    pub const NAMES: &'static str = "python-gitlab, go-gitlab, gitbeaker, ruby-gitlab, gitlab4j, php-gitlab-api";
 
     pub fn parse(s: &str) -> Option<Sdk> {
         match s {
@@ -41,6 +46,7 @@ impl Sdk {
             "gitbeaker" => Some(Sdk::Gitbeaker),
             "ruby-gitlab" => Some(Sdk::RubyGitlab),
             "gitlab4j" => Some(Sdk::Gitlab4j),
+            "php-gitlab-api" => Some(Sdk::PhpGitlab),
             _ => None,
         }
     }
@@ -52,6 +58,7 @@ impl Sdk {
             Sdk::Gitbeaker => "gitbeaker",
             Sdk::RubyGitlab => "ruby-gitlab",
             Sdk::Gitlab4j => "gitlab4j",
+            Sdk::PhpGitlab => "php-gitlab-api",
         }
     }
 
@@ -74,6 +81,7 @@ impl Sdk {
                 "Gitlab.configure",
             ],
             Sdk::Gitlab4j => &["org.gitlab4j.api"],
+            Sdk::PhpGitlab => &["Gitlab\\Client", "GrahamCampbell\\GitLab"],
         }
     }
 }
@@ -400,15 +408,16 @@ pub fn analyse(text: &str) -> SdkFile {
     }
     // Each SDK's lines are looked at only in a file that holds one of its import literals:
     // most files hold none, and one search of the whole file is cheaper than one per line.
-    let [python, go, gitbeaker, ruby, gitlab4j] = [
+    let [python, go, gitbeaker, ruby, gitlab4j, php] = [
         Sdk::PythonGitlab,
         Sdk::GoGitlab,
         Sdk::Gitbeaker,
         Sdk::RubyGitlab,
         Sdk::Gitlab4j,
+        Sdk::PhpGitlab,
     ]
     .map(|sdk| sdk.import_literals().iter().any(|l| holds(text, l)));
-    if !(python || go || gitbeaker || ruby || gitlab4j) {
+    if !(python || go || gitbeaker || ruby || gitlab4j || php) {
         return f;
     }
     for line in text.lines() {
@@ -452,6 +461,14 @@ pub fn analyse(text: &str) -> SdkFile {
         // Java and Kotlin (`import org.gitlab4j.api.GitLabApi`, `import org.gitlab4j.api.models.*`).
         if gitlab4j && t.starts_with("import org.gitlab4j.api") {
             push(&mut f.imports, Sdk::Gitlab4j);
+        }
+        // PHP (`use Gitlab\Client;`, `new \Gitlab\Client()`, Laravel's
+        // `use GrahamCampbell\GitLab\Facades\GitLab;`).
+        if php
+            && ((t.starts_with("use ") && Sdk::PhpGitlab.import_literals().iter().any(|l| t.contains(l)))
+                || t.contains("\\Gitlab\\Client"))
+        {
+            push(&mut f.imports, Sdk::PhpGitlab);
         }
     }
     if f.imports.is_empty() {

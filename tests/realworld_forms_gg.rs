@@ -1,0 +1,160 @@
+//! The code-side forms that the sampled corpus of Go and JVM/.NET/PHP consumers
+//! (`tests/realworld/sampled-gg.yaml`) showed missing, each at its line. The files are written
+//! for this test, modelled on (not copied from) the public files of that corpus: a PHP service
+//! calling the platform through php-gitlab-api (`$client->mergeRequests()->changes(…)`, the
+//! users list paged by offset), and a Kotlin model of the REST merge request whose properties
+//! are written in camelCase and mapped to the API's names by a naming strategy. Their look-alikes
+//! stay silent: the same PHP calls without the removed argument or without the library, and
+//! Kotlin classes that are no REST merge request.
+
+mod common;
+use common::{assert_found, assert_silent, findings_of, lines};
+
+const PHP_SERVICE: &str = r#"<?php
+
+declare(strict_types=1);
+
+namespace App\Review;
+
+use Gitlab\Client;
+use Psr\Log\LoggerInterface;
+
+final class ReviewService
+{
+    public function __construct(
+        private readonly Client $gitlab,
+        private readonly LoggerInterface $logger,
+    ) {
+    }
+
+    public function changedFiles(int $projectId, int $iid): array
+    {
+        $mr = $this->gitlab->mergeRequests()->changes($projectId, $iid);
+
+        return array_column($mr['changes'], 'new_path');
+    }
+
+    public function allUsers(): iterable
+    {
+        $page = 1;
+        do {
+            $users = $this->gitlab->users()->all([
+                'page' => $page,
+                'per_page' => 100,
+            ]);
+            yield from $users;
+            $page++;
+        } while ($users !== []);
+    }
+
+    public function findUser(string $username): ?array
+    {
+        $found = $this->gitlab->users()->all(['username' => $username]);
+
+        return $found[0] ?? null;
+    }
+
+    public function groups(string $search): array
+    {
+        return $this->gitlab->groups()->all(['search' => $search, 'page' => 1]);
+    }
+
+    public function diffs(int $projectId, int $iid): array
+    {
+        return $this->gitlab->mergeRequests()->diffs($projectId, $iid);
+    }
+}
+"#;
+
+/// The same method names on the application's own repository objects, without the library.
+const PHP_OWN: &str = r#"<?php
+
+namespace App\Audit;
+
+final class History
+{
+    public function __construct(private readonly Store $store)
+    {
+    }
+
+    public function recent(int $page): array
+    {
+        $log = $this->store->mergeRequests()->changes(42, 7);
+
+        return $this->store->users()->all(['page' => $page]) + $log;
+    }
+}
+"#;
+
+#[test]
+fn php_gitlab_api_changes_and_users_paged_by_offset() {
+    let all = common::scan_files(&[
+        ("src/Review/ReviewService.php", PHP_SERVICE),
+        ("src/Audit/History.php", PHP_OWN),
+    ]);
+    assert_found(
+        &all,
+        &[
+            ("src/Review/ReviewService.php", 20, "mr-changes-endpoint"),
+            ("src/Review/ReviewService.php", 30, "users-offset-pagination"),
+        ],
+    );
+    assert_eq!(
+        findings_of(&all, "src/Review/ReviewService.php"),
+        lines(&[(20, "mr-changes-endpoint"), (30, "users-offset-pagination")]),
+        "the users list by username, the groups list paged and the diffs call are no findings"
+    );
+    assert_silent(&all, "src/Audit/History.php");
+}
+
+const KOTLIN_MODELS: &str = r#"package org.example.stats.gitlab
+
+import com.fasterxml.jackson.databind.PropertyNamingStrategies
+import com.fasterxml.jackson.databind.annotation.JsonNaming
+import java.time.ZonedDateTime
+
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy::class)
+data class GitlabUser(
+  val id: Long,
+  val username: String,
+)
+
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy::class)
+data class GitlabMergeRequest(
+  val id: Long,
+  val iid: Long,
+  val title: String,
+  val sourceBranch: String,
+  val targetBranch: String,
+  val mergedBy: GitlabUser? = null,
+  val mergedAt: ZonedDateTime? = null,
+  var mergeStatus: String,
+  val detailedMergeStatus: String? = null,
+)
+
+/** What the report shows of a merge request: the crawler's own record. */
+data class ReviewSummary(
+  val title: String,
+  val mergedBy: String?,
+  val mergeStatus: String,
+)
+
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy::class)
+data class MergeRequestObjectAttributes(
+  val iid: Long,
+  val mergeStatus: String,
+)
+"#;
+
+#[test]
+fn kotlin_properties_of_the_rest_merge_request() {
+    let all = common::scan_files(&[(
+        "src/main/kotlin/org/example/stats/gitlab/Models.kt",
+        KOTLIN_MODELS,
+    )]);
+    assert_eq!(
+        findings_of(&all, "src/main/kotlin/org/example/stats/gitlab/Models.kt"),
+        lines(&[(20, "mr-merged-by"), (22, "mr-merge-status")]),
+        "the merge request's properties; not the report's own record, nor the webhook's attributes"
+    );
+}
