@@ -158,3 +158,60 @@ fn kotlin_properties_of_the_rest_merge_request() {
         "the merge request's properties; not the report's own record, nor the webhook's attributes"
     );
 }
+
+/// A CLI's model of the merge request the REST API returns, generated from a response (its tags
+/// are the API's keys), in a file that names nothing: the struct's own keys (`iid`,
+/// `source_branch`, `target_branch`) say which resource it is.
+const GO_RESPONSE_MODEL: &str = r#"package models
+
+type CreateMergeRequestResponse struct {
+	Assignees []interface{} `json:"assignees"`
+	Author    struct {
+		ID       int64  `json:"id"`
+		Username string `json:"username"`
+	} `json:"author"`
+	ChangesCount string      `json:"changes_count"`
+	Iid          int64       `json:"iid"`
+	MergeStatus  string      `json:"merge_status"`
+	MergedBy     interface{} `json:"merged_by"`
+	SourceBranch string      `json:"source_branch"`
+	TargetBranch string      `json:"target_branch"`
+	WebURL       string      `json:"web_url"`
+}
+
+type WaveSummary struct {
+	Wave        int    `json:"wave"`
+	MergeStatus string `json:"merge_status"`
+}
+"#;
+
+/// A webhook receiver's types, in a file that names nothing either: the merge request's
+/// attributes are the payload's `object_attributes`.
+const GO_HOOK_MODEL: &str = r#"package hooks
+
+type ObjectAttr struct {
+	Iid          int    `json:"iid"`
+	SourceBranch string `json:"source_branch"`
+	TargetBranch string `json:"target_branch"`
+	MergeStatus  string `json:"merge_status"`
+}
+
+type Request struct {
+	ObjectKind string     `json:"object_kind"`
+	Object     ObjectAttr `json:"object_attributes"`
+}
+"#;
+
+#[test]
+fn go_struct_whose_own_tags_are_the_merge_requests() {
+    let all = common::scan_files(&[
+        ("cmd/models/create_merge_request_response.go", GO_RESPONSE_MODEL),
+        ("hooks/request.go", GO_HOOK_MODEL),
+    ]);
+    assert_eq!(
+        findings_of(&all, "cmd/models/create_merge_request_response.go"),
+        lines(&[(11, "mr-merge-status"), (12, "mr-merged-by")]),
+        "the response model's fields; not another struct's merge_status"
+    );
+    assert_silent(&all, "hooks/request.go");
+}

@@ -136,7 +136,8 @@ impl PatternKind for ResourceField {
 }
 
 /// Is the type `t` a webhook payload's part: the type of an `object_attributes` member
-/// (`object_attributes: MergeRequestAttributes;`) or of a member of an event type (`NoteHook`'s
+/// (`object_attributes: MergeRequestAttributes;`, Go's `Object ObjectAttr
+/// `json:"object_attributes"``) or of a member of an event type (`NoteHook`'s
 /// `merge_request?: GitLabMergeRequest`)? Asked only for a type that holds a field.
 fn payload_type(ctx: &FileCtx, t: &str) -> bool {
     let text = ctx.src.text;
@@ -144,6 +145,13 @@ fn payload_type(ctx: &FileCtx, t: &str) -> bool {
     text.match_indices(t).any(|(i, _)| {
         let whole = (i == 0 || !crate::syntax::is_ident_byte(b[i - 1]))
             && !b.get(i + t.len()).is_some_and(|&c| crate::syntax::is_ident_byte(c));
+        // A Go field of the type (`Object ObjectAttr `json:"object_attributes"``, `Runner
+        // *Runner `json:"runner"`` in a `BuildEvent` struct).
+        let tag = text[i + t.len()..].trim_start_matches([' ', '\t']);
+        if whole && tag.starts_with("`json:\"") && text[..i].ends_with([' ', '\t', '*', ']']) {
+            return tag.starts_with("`json:\"object_attributes\"")
+                || ctx.enclosing_type(i).is_some_and(names_event);
+        }
         let before = text[..i].trim_end_matches([' ', '\t']);
         let Some(member) = before.strip_suffix(':') else {
             return false;

@@ -976,7 +976,8 @@ pub fn json_objects(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// The keys of a JSON object's own level (not of nested objects or arrays).
+/// The keys of a JSON object's own level (not of nested objects or arrays); of a Go struct,
+/// the names its fields' `json:"…"` tags give.
 pub fn own_keys(text: &str, open: usize, close: usize) -> Vec<&str> {
     let b = text.as_bytes();
     let mut keys = Vec::new();
@@ -996,6 +997,10 @@ pub fn own_keys(text: &str, open: usize, close: usize) -> Vec<&str> {
                 let end = i.min(close);
                 if depth == 0 && text[end + 1..].trim_start().starts_with(':') {
                     keys.push(&text[start..end]);
+                } else if depth == 0 && text[..start - 1].ends_with("json:") {
+                    // A Go struct's field by its tag (`IID int `json:"iid"``): the API's name.
+                    let tag = &text[start..end];
+                    keys.push(tag.split(',').next().unwrap_or(tag));
                 }
             }
             b'{' | b'[' => depth += 1,
