@@ -96,7 +96,11 @@ fn php_gitlab_api_changes_and_users_paged_by_offset() {
         &all,
         &[
             ("src/Review/ReviewService.php", 20, "mr-changes-endpoint"),
-            ("src/Review/ReviewService.php", 30, "users-offset-pagination"),
+            (
+                "src/Review/ReviewService.php",
+                30,
+                "users-offset-pagination",
+            ),
         ],
     );
     assert_eq!(
@@ -205,7 +209,10 @@ type Request struct {
 #[test]
 fn go_struct_whose_own_tags_are_the_merge_requests() {
     let all = common::scan_files(&[
-        ("cmd/models/create_merge_request_response.go", GO_RESPONSE_MODEL),
+        (
+            "cmd/models/create_merge_request_response.go",
+            GO_RESPONSE_MODEL,
+        ),
         ("hooks/request.go", GO_HOOK_MODEL),
     ]);
     assert_eq!(
@@ -214,4 +221,74 @@ fn go_struct_whose_own_tags_are_the_merge_requests() {
         "the response model's fields; not another struct's merge_status"
     );
     assert_silent(&all, "hooks/request.go");
+}
+
+/// A dashboard's DTO of the merge request list, its properties named as the API's keys, in a
+/// file that names nothing: its own keys say which resource it is.
+const KOTLIN_DTO: &str = r#"package org.example.dashboard.remote.dto
+
+data class MergeRequestsItem(
+    val author: Author,
+    val closed_at: String?,
+    val draft: Boolean,
+    val id: Int,
+    val iid: Int,
+    val merge_status: String,
+    val merged_by: Author?,
+    val source_branch: String,
+    val target_branch: String,
+    val web_url: String,
+)
+
+data class Author(
+    val id: Int,
+    val username: String,
+)
+
+data class PipelineRow(
+    val merge_status: String,
+    val ref: String,
+)
+"#;
+
+/// A webhook receiver's classes: the attributes of the merge request event.
+const KOTLIN_HOOK: &str = r#"package org.example.hooks
+
+data class MergeRequestHook(
+    val object_kind: String,
+    val object_attributes: MrAttributes,
+)
+
+data class MrAttributes(
+    val iid: Int,
+    val source_branch: String,
+    val target_branch: String,
+    val merge_status: String,
+)
+"#;
+
+#[test]
+fn kotlin_dto_whose_own_properties_are_the_merge_requests() {
+    let all = common::scan_files(&[
+        (
+            "src/main/kotlin/org/example/dashboard/remote/dto/MergeRequestsItem.kt",
+            KOTLIN_DTO,
+        ),
+        (
+            "src/main/kotlin/org/example/hooks/MergeRequestHook.kt",
+            KOTLIN_HOOK,
+        ),
+    ]);
+    assert_eq!(
+        findings_of(
+            &all,
+            "src/main/kotlin/org/example/dashboard/remote/dto/MergeRequestsItem.kt"
+        ),
+        lines(&[(9, "mr-merge-status"), (10, "mr-merged-by")]),
+        "the DTO's properties; not another class's merge_status"
+    );
+    assert_silent(
+        &all,
+        "src/main/kotlin/org/example/hooks/MergeRequestHook.kt",
+    );
 }

@@ -123,6 +123,11 @@ impl PatternKind for ResourceField {
                         && literal_key(text, at, end)
                         && self.json_object_is_resource(ctx, at)
                         && !built_for_other_platform(text, at))
+                    // A Kotlin data class's property whose fellow properties are the
+                    // resource's keys (`data class MergeRequestsDTOItem(val iid: Int, …,
+                    // val source_branch: String, …, val merge_status: String,`).
+                    || (kotlin_property(text, at, end)
+                        && self.constructor_is_resource(ctx, at, &mut payload_types))
             };
             if ok {
                 out.push(Hit::new(at, end, self.name.clone()));
@@ -672,6 +677,36 @@ fn declared_name(line: &str) -> Option<&str> {
 }
 
 impl ResourceField {
+    /// Is the property at `at` one of a class's constructor whose properties are the
+    /// resource's own keys (and the class no webhook payload's part)?
+    fn constructor_is_resource<'t>(
+        &self,
+        ctx: &FileCtx<'_, 't>,
+        at: usize,
+        payload_types: &mut super::Answers<&'t str>,
+    ) -> bool {
+        let text = ctx.src.text;
+        let Some(owner) = outer_lines(text, at).next() else {
+            return false;
+        };
+        let line_at = owner.as_ptr() as usize - text.as_ptr() as usize;
+        let Some(name) = declared_name(owner.trim()) else {
+            return false;
+        };
+        let Some(open) = owner
+            .find(name)
+            .and_then(|n| owner[n..].find('(').map(|p| line_at + n + p))
+        else {
+            return false;
+        };
+        sdk::matching(text, open).is_some_and(|close| {
+            close > at
+                && !names_event(name)
+                && self.resource.keys_say(&sdk::own_keys(text, open, close))
+                && !payload_types.is(name, || payload_type(ctx, name))
+        })
+    }
+
     fn json_object_is_resource(&self, ctx: &FileCtx, at: usize) -> bool {
         let objects = ctx.json_objects();
         sdk::innermost_object(objects, at).is_some_and(|(open, close)| {

@@ -37,7 +37,8 @@ pub enum Sdk {
 }
 
 impl Sdk {
-    pub const NAMES: &'static str = "python-gitlab, go-gitlab, gitbeaker, ruby-gitlab, gitlab4j, php-gitlab-api";
+    pub const NAMES: &'static str =
+        "python-gitlab, go-gitlab, gitbeaker, ruby-gitlab, gitlab4j, php-gitlab-api";
 
     pub fn parse(s: &str) -> Option<Sdk> {
         match s {
@@ -465,7 +466,11 @@ pub fn analyse(text: &str) -> SdkFile {
         // PHP (`use Gitlab\Client;`, `new \Gitlab\Client()`, Laravel's
         // `use GrahamCampbell\GitLab\Facades\GitLab;`).
         if php
-            && ((t.starts_with("use ") && Sdk::PhpGitlab.import_literals().iter().any(|l| t.contains(l)))
+            && ((t.starts_with("use ")
+                && Sdk::PhpGitlab
+                    .import_literals()
+                    .iter()
+                    .any(|l| t.contains(l)))
                 || t.contains("\\Gitlab\\Client"))
         {
             push(&mut f.imports, Sdk::PhpGitlab);
