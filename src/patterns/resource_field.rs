@@ -123,6 +123,11 @@ impl PatternKind for ResourceField {
                         && literal_key(text, at, end)
                         && self.json_object_is_resource(ctx, at)
                         && !built_for_other_platform(text, at))
+                    // A Kotlin data class's property whose fellow properties are the
+                    // resource's keys (`data class MergeRequestsDTOItem(val iid: Int, …,
+                    // val source_branch: String, …, val merge_status: String,`).
+                    || (kotlin_property(text, at, end)
+                        && self.constructor_is_resource(ctx, at, &mut payload_types))
             };
             if ok {
                 out.push(Hit::new(at, end, self.name.clone()));
@@ -136,7 +141,8 @@ impl PatternKind for ResourceField {
 }
 
 /// Is the type `t` a webhook payload's part: the type of an `object_attributes` member
-/// (`object_attributes: MergeRequestAttributes;`) or of a member of an event type (`NoteHook`'s
+/// (`object_attributes: MergeRequestAttributes;`, Go's `Object ObjectAttr
+/// `json:"object_attributes"``) or of a member of an event type (`NoteHook`'s
 /// `merge_request?: GitLabMergeRequest`)? Asked only for a type that holds a field.
 fn payload_type(ctx: &FileCtx, t: &str) -> bool {
     let text = ctx.src.text;
@@ -144,6 +150,13 @@ fn payload_type(ctx: &FileCtx, t: &str) -> bool {
     text.match_indices(t).any(|(i, _)| {
         let whole = (i == 0 || !crate::syntax::is_ident_byte(b[i - 1]))
             && !b.get(i + t.len()).is_some_and(|&c| crate::syntax::is_ident_byte(c));
+        // A Go field of the type (`Object ObjectAttr `json:"object_attributes"``, `Runner
+        // *Runner `json:"runner"`` in a `BuildEvent` struct).
+        let tag = text[i + t.len()..].trim_start_matches([' ', '\t']);
+        if whole && tag.starts_with("`json:\"") && text[..i].ends_with([' ', '\t', '*', ']']) {
+            return tag.starts_with("`json:\"object_attributes\"")
+                || ctx.enclosing_type(i).is_some_and(names_event);
+        }
         let before = text[..i].trim_end_matches([' ', '\t']);
         let Some(member) = before.strip_suffix(':') else {
             return false;
@@ -412,6 +425,7 @@ impl ResourceField {
                 || literal_key(text, at, end)
                 || serialized_name(text, at, end))
             || (java_member(text, at, end) && !named_by_annotation_above(text, at))
+            || (kotlin_property(text, at, end) && !named_by_annotation_above(text, at))
         {
             if webhook_path {
                 return false;
@@ -670,6 +684,36 @@ fn declared_name(line: &str) -> Option<&str> {
 }
 
 impl ResourceField {
+    /// Is the property at `at` one of a class's constructor whose properties are the
+    /// resource's own keys (and the class no webhook payload's part)?
+    fn constructor_is_resource<'t>(
+        &self,
+        ctx: &FileCtx<'_, 't>,
+        at: usize,
+        payload_types: &mut super::Answers<&'t str>,
+    ) -> bool {
+        let text = ctx.src.text;
+        let Some(owner) = outer_lines(text, at).next() else {
+            return false;
+        };
+        let line_at = owner.as_ptr() as usize - text.as_ptr() as usize;
+        let Some(name) = declared_name(owner.trim()) else {
+            return false;
+        };
+        let Some(open) = owner
+            .find(name)
+            .and_then(|n| owner[n..].find('(').map(|p| line_at + n + p))
+        else {
+            return false;
+        };
+        sdk::matching(text, open).is_some_and(|close| {
+            close > at
+                && !names_event(name)
+                && self.resource.keys_say(&sdk::own_keys(text, open, close))
+                && !payload_types.is(name, || payload_type(ctx, name))
+        })
+    }
+
     fn json_object_is_resource(&self, ctx: &FileCtx, at: usize) -> bool {
         let objects = ctx.json_objects();
         sdk::innermost_object(objects, at).is_some_and(|(open, close)| {
@@ -729,6 +773,24 @@ fn java_member(text: &str, at: usize, end: usize) -> bool {
     modifier
         && typed
         && (rest.starts_with(';') || (rest.starts_with('=') && !rest.starts_with("==")) || property)
+}
+
+/// A property of a Kotlin or Scala class: `val mergeStatus: String,` in a data class's
+/// constructor, `var merged_by: User? = null` in its body, after annotations or modifiers
+/// (`@SerialName("x") val x: T`, `override val x: T`): `val` or `var` before the name, `:` after.
+fn kotlin_property(text: &str, at: usize, end: usize) -> bool {
+    let lead = text[line_start_within(text.as_bytes(), at, LEAD_REACH)..at].trim_end();
+    // An annotation on the line that names the member (`@SerialName("merge_status") val
+    // mergeStatus`) is where the API's name is written: the finding is there, if anywhere.
+    if SERIALIZATION_ANNOTATIONS.iter().any(|a| lead.contains(a)) {
+        return false;
+    }
+    let keyword = ["val", "var"].iter().any(|k| {
+        lead.strip_suffix(k)
+            .is_some_and(|before| before.is_empty() || before.ends_with([' ', '\t', ')', '(']))
+    });
+    let rest = &text[end..];
+    keyword && rest.starts_with(':') && !rest.starts_with("::")
 }
 
 /// The API's name of a field in a serialization annotation of Java, Kotlin or C#:
