@@ -383,6 +383,10 @@ impl ResourceField {
             crate::syntax::graphql_docs::contains_ignore_case(ctx.src.path.as_bytes(), b"webhook");
         let [pascal, camel] = cased_forms(&self.name);
         let getter = pascal.as_ref().map(|p| format!("get{p}"));
+        // A script reads the REST response's own keys (`mr.merged_by`); its camel-cased name
+        // (`mr.mergedBy`) is the platform's only where gitbeaker camelizes the responses, else
+        // it is a member of the app's own model (one built from a GraphQL `mergeUser`).
+        let camel = camel.filter(|_| !script_path(ctx.src.path) || camelized(ctx));
         let forms = [Some(self.name.clone()), pascal, camel, getter];
         // The places already found (a line may hold thousands: not searched each time).
         let mut found: std::collections::HashSet<usize> = out.iter().map(|h| h.start).collect();
@@ -536,6 +540,21 @@ fn attribute_by_name(text: &str, quote: usize) -> Option<usize> {
     let name = receiver_name(text, recv_end)?;
     let before = text[..recv_end - name.len()].trim_end();
     (before.ends_with("getattr(") || before.ends_with("hasattr(")).then_some(recv_end)
+}
+
+/// Is the file JavaScript or TypeScript (also a Vue or Svelte component)?
+fn script_path(path: &str) -> bool {
+    matches!(
+        crate::syntax::structure::Lang::of_path(path),
+        Some(crate::syntax::structure::Lang::Script)
+    ) || path.ends_with(".vue")
+        || path.ends_with(".svelte")
+}
+
+/// Does the script hand out camel-cased responses: gitbeaker (`@gitbeaker/…`, its `camelize`
+/// option)?
+fn camelized(ctx: &FileCtx) -> bool {
+    ctx.contains("@gitbeaker") || ctx.contains("camelize")
 }
 
 /// `merge_status` as other code writes it: `MergeStatus`, `mergeStatus`; a word of its own as a
