@@ -132,3 +132,39 @@ fn python_gitlab_changes_on_a_merge_request_in_a_module_without_import() {
     assert!(store.is_empty(), "store.changes() is another object's: {store:?}");
     assert_silent(&found, "metrics/modified.py");
 }
+
+/// A release-notes helper reading python-gitlab merge requests handed to it: no import and no
+/// name of the platform, but the merge request's `iid` (the platform's own numbering) is read from
+/// the same objects.
+const PY_NOTES: &str = r#"def render(section_mrs, lines):
+    for mr in section_mrs:
+        who = mr.merged_by["name"] if mr.merged_by else mr.author["name"]
+        lines.append(f"- {mr.title} (!{mr.iid}) merged by {who}")
+        if mr.merge_status != "can_be_merged":
+            lines.append("  (conflicts)")
+    return lines
+"#;
+
+/// Another tool's pull requests (`number`, no `iid`): the same reads are not the platform's.
+const PY_OTHER_NOTES: &str = r#"def render(pulls, lines):
+    for mr in pulls:
+        who = mr.merged_by["login"] if mr.merged_by else ""
+        lines.append(f"- {mr.title} (#{mr.number}) merged by {who}")
+    return lines
+"#;
+
+#[test]
+fn merge_request_reads_shown_by_the_iid_read_from_the_same_file() {
+    let found = scan_files(&[
+        ("notes/render.py", PY_NOTES),
+        ("notes/other.py", PY_OTHER_NOTES),
+    ]);
+    assert_found(
+        &found,
+        &[
+            ("notes/render.py", 3, "mr-merged-by"),
+            ("notes/render.py", 5, "mr-merge-status"),
+        ],
+    );
+    assert_silent(&found, "notes/other.py");
+}
