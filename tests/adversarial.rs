@@ -220,3 +220,13 @@ fn many_fields_of_one_type_and_many_gathered_flags() {
     let sh = format!("#!/bin/sh\n{flags}gitlab-runner register $OPTS\n");
     scan_within("register.sh", &sh, 20, 1024);
 }
+
+/// Found while adding request helpers (issue 35, fifth session): the definition of the function a
+/// `/users` path is handed to is looked for once per name and for at most a few names, not once
+/// per call (a file of many calls of many names would search the file for each).
+#[test]
+fn many_paths_handed_to_many_functions() {
+    let calls: String = (0..40_000).map(|i| format!("f{i}(\"/users\")\n")).collect();
+    let py = format!("# gitlab api/v4\n{calls}");
+    scan_within("client.py", &py, 20, 1024);
+}

@@ -257,18 +257,28 @@ impl PatternKind for CliFlag {
     }
 }
 
+/// How far back a container env entry's `value:` and `name:` lines are read.
+const ENTRY_REACH: usize = 256;
+
 /// Is the variable at `at` on the line right below a `name: ENV` line (a Kubernetes or
 /// OpenShift container's `env:` entry, `- name: RUNNER_TAG_LIST` then `value: ${RUNNER_TAG_LIST}`
 /// of a template parameter)? That entry is one setting, found at its name.
 pub(super) fn value_of_named_entry(text: &[u8], at: usize, env: &str) -> bool {
-    let Some(own_start) = memchr::memrchr(b'\n', &text[..at]) else {
+    // Both lines are short: read back within a bound (a line of thousands of uses is not read
+    // back to its start for each).
+    let start = line_start_within(text, at, ENTRY_REACH);
+    if start == 0 || text[start - 1] != b'\n' {
         return false;
-    };
+    }
+    let own_start = start - 1;
     let line = &text[own_start + 1..at];
     if !line.trim_ascii_start().starts_with(b"value:") {
         return false;
     }
-    let prev_start = memchr::memrchr(b'\n', &text[..own_start]).map_or(0, |i| i + 1);
+    let prev_start = line_start_within(text, own_start, ENTRY_REACH);
+    if prev_start > 0 && text[prev_start - 1] != b'\n' {
+        return false;
+    }
     let prev = text[prev_start..own_start].trim_ascii();
     let prev = prev.strip_prefix(b"- ").unwrap_or(prev);
     prev.strip_prefix(b"name:")

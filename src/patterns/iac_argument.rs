@@ -156,19 +156,38 @@ impl PatternKind for IacArgument {
         let text = ctx.src.text;
         let keep = |at: &usize| !ctx.src.in_comment(*at);
         let hits: Vec<usize> = key_offsets(text, &self.argument).filter(keep).collect();
-        if hits.is_empty() {
-            return Vec::new();
-        }
         let whens: Vec<usize> = match &self.when {
             Some(w) => key_offsets(text, w).filter(keep).collect(),
             None => Vec::new(),
         };
         let found: Vec<usize> = if self.blocks.is_empty() {
-            if self.when.is_some() && whens.is_empty() {
+            // A value's path set one by one (`set { name = "runners.tags" }`) counts where the
+            // `when` value is set (either way); a plain key only where the `when` key is
+            // (`tags = [...]` of a cloud instance beside a Helm release's set blocks is not).
+            let set_hits: Vec<usize> = set_path_offsets(text, &self.argument)
+                .into_iter()
+                .filter(keep)
+                .collect();
+            let set_whens = match &self.when {
+                Some(w) if !set_hits.is_empty() => {
+                    set_path_offsets(text, w).into_iter().filter(keep).count()
+                }
+                _ => 0,
+            };
+            let when = self.when.is_none();
+            let mut found = Vec::new();
+            if when || !whens.is_empty() {
+                found.extend(hits);
+            }
+            if when || !whens.is_empty() || set_whens > 0 {
+                found.extend(set_hits);
+            }
+            found.sort_unstable();
+            found
+        } else {
+            if hits.is_empty() {
                 return Vec::new();
             }
-            hits
-        } else {
             let blocks: Vec<Block> = self
                 .blocks
                 .iter()
@@ -414,6 +433,37 @@ fn key_offsets<'t>(text: &'t str, key: &'t str) -> impl Iterator<Item = usize> +
             _ => false,
         }
     })
+}
+
+/// Offsets of `key` as the last part of a value's path set one by one (the whole path, or
+/// under `runners.`), as Helm's users write it: Terraform's `set { name = "runners.tags" … }` (and `set_sensitive`), helmfile's and
+/// Argo CD's `- name: runners.tags`, the CLI's `--set runners.tags=…` and `--set-string`.
+fn set_path_offsets(text: &str, key: &str) -> Vec<usize> {
+    let b = text.as_bytes();
+    let path_byte = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.');
+    memchr::memmem::find_iter(b, key.as_bytes())
+        .filter(|&at| {
+            let end = at + key.len();
+            // The path ends with the key: a quote, `=` (the CLI), or the line's end follows.
+            if !matches!(b.get(end), None | Some(b'"' | b'\'' | b'=' | b'\n' | b'\r' | b' ')) {
+                return false;
+            }
+            let start = at - b[..at].iter().rev().take_while(|&&c| path_byte(c)).count();
+            // The chart's registration values are the runners' (`runners.tags`, a parent
+            // chart's `gitlab-runner.runners.tags`) or top-level (`runnerRegistrationToken`):
+            // another object's `image.tags` is not one of them.
+            if at > start && !text[start..at].ends_with("runners.") {
+                return false;
+            }
+            let line_start = memchr::memrchr(b'\n', &b[..start]).map_or(0, |i| i + 1);
+            let before = text[line_start..start].trim_end_matches(['"', '\'']).trim_end();
+            let words: Vec<&str> = before.split_whitespace().collect();
+            let words = words.strip_prefix(&["-"]).unwrap_or(&words);
+            let named = matches!(words, ["name", "="] | ["name:"] | ["name", ":"]);
+            let cli = before.ends_with("--set") || before.ends_with("--set-string");
+            (named && !matches!(b.get(end), Some(b'='))) || (cli && b.get(end) == Some(&b'='))
+        })
+        .collect()
 }
 
 /// A block: where its name is written, and what it holds.

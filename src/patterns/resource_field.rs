@@ -124,6 +124,11 @@ impl PatternKind for ResourceField {
                         && literal_key(text, at, end)
                         && self.json_object_is_resource(ctx, at)
                         && !built_for_other_platform(text, at))
+                    // A Kotlin data class's property whose fellow properties are the
+                    // resource's keys (`data class MergeRequestsDTOItem(val iid: Int, …,
+                    // val source_branch: String, …, val merge_status: String,`).
+                    || (kotlin_property(text, at, end)
+                        && self.constructor_is_resource(ctx, at, &mut payload_types))
             };
             if ok {
                 out.push(Hit::new(at, end, self.name.clone()));
@@ -137,7 +142,8 @@ impl PatternKind for ResourceField {
 }
 
 /// Is the type `t` a webhook payload's part: the type of an `object_attributes` member
-/// (`object_attributes: MergeRequestAttributes;`) or of a member of an event type (`NoteHook`'s
+/// (`object_attributes: MergeRequestAttributes;`, Go's `Object ObjectAttr
+/// `json:"object_attributes"``) or of a member of an event type (`NoteHook`'s
 /// `merge_request?: GitLabMergeRequest`)? Asked only for a type that holds a field.
 fn payload_type(ctx: &FileCtx, t: &str) -> bool {
     let text = ctx.src.text;
@@ -145,6 +151,13 @@ fn payload_type(ctx: &FileCtx, t: &str) -> bool {
     text.match_indices(t).any(|(i, _)| {
         let whole = (i == 0 || !crate::syntax::is_ident_byte(b[i - 1]))
             && !b.get(i + t.len()).is_some_and(|&c| crate::syntax::is_ident_byte(c));
+        // A Go field of the type (`Object ObjectAttr `json:"object_attributes"``, `Runner
+        // *Runner `json:"runner"`` in a `BuildEvent` struct).
+        let tag = text[i + t.len()..].trim_start_matches([' ', '\t']);
+        if whole && tag.starts_with("`json:\"") && text[..i].ends_with([' ', '\t', '*', ']']) {
+            return tag.starts_with("`json:\"object_attributes\"")
+                || ctx.enclosing_type(i).is_some_and(names_event);
+        }
         let before = text[..i].trim_end_matches([' ', '\t']);
         let Some(member) = before.strip_suffix(':') else {
             return false;
@@ -415,7 +428,8 @@ impl ResourceField {
                 || ts_member(text, at, end)
                 || literal_key(text, at, end)
                 || serialized_name(text, at, end))
-            || java_member(text, at, end)
+            || (java_member(text, at, end) && !named_by_annotation_above(text, at))
+            || (kotlin_property(text, at, end) && !named_by_annotation_above(text, at))
         {
             if webhook_path {
                 return false;
@@ -480,7 +494,8 @@ fn enclosing_class(text: &str, at: usize) -> Option<&str> {
 }
 
 /// The lines that hold the one of `at`, innermost first: each the nearest non-blank line above
-/// the last that is indented less, within [`OWNER_LINES`] lines. Lines are looked for within a
+/// the last that is indented less (above a `{` alone on its line, the line it opens the body
+/// of), within [`OWNER_LINES`] lines. Lines are looked for within a
 /// bound ([`OWNER_LOOK_BACK`]): a line of thousands of fields (one generated line) is not read
 /// back to its start for each, and a line above longer than the bound ends the walk (no owner
 /// is read from a part of it). What starts its line has no outer lines.
@@ -503,6 +518,12 @@ fn outer_lines(text: &str, at: usize) -> impl Iterator<Item = &str> {
             let line = &text[start..e];
             if !line.trim().is_empty() && indent(line) < own {
                 own = indent(line);
+                // A brace on a line of its own (C#'s and Java's Allman style) opens the body of
+                // the declaration on the non-blank line above it: that line is the outer one.
+                if line.trim() == "{" {
+                    own += 1;
+                    continue;
+                }
                 return Some(line);
             }
         }
@@ -667,6 +688,36 @@ fn declared_name(line: &str) -> Option<&str> {
 }
 
 impl ResourceField {
+    /// Is the property at `at` one of a class's constructor whose properties are the
+    /// resource's own keys (and the class no webhook payload's part)?
+    fn constructor_is_resource<'t>(
+        &self,
+        ctx: &FileCtx<'_, 't>,
+        at: usize,
+        payload_types: &mut super::Answers<&'t str>,
+    ) -> bool {
+        let text = ctx.src.text;
+        let Some(owner) = outer_lines(text, at).next() else {
+            return false;
+        };
+        let line_at = owner.as_ptr() as usize - text.as_ptr() as usize;
+        let Some(name) = declared_name(owner.trim()) else {
+            return false;
+        };
+        let Some(open) = owner
+            .find(name)
+            .and_then(|n| owner[n..].find('(').map(|p| line_at + n + p))
+        else {
+            return false;
+        };
+        sdk::matching(text, open).is_some_and(|close| {
+            close > at
+                && !names_event(name)
+                && self.resource.keys_say(&sdk::own_keys(text, open, close))
+                && !payload_types.is(name, || payload_type(ctx, name))
+        })
+    }
+
     fn json_object_is_resource(&self, ctx: &FileCtx, at: usize) -> bool {
         let objects = ctx.json_objects();
         sdk::innermost_object(objects, at).is_some_and(|(open, close)| {
@@ -704,7 +755,8 @@ fn literal_key(text: &str, at: usize, end: usize) -> bool {
 }
 
 /// A field of a Java or C# class: `private Boolean active;`, `public String mergeStatus =
-/// null;`, `protected List<User> approvers;` (a modifier, a type, the name, then `;` or `=`).
+/// null;`, `protected List<User> approvers;` (a modifier, a type, the name, then `;` or `=`),
+/// or a C# property (`public GitLabUser MergedBy { get; set; }`).
 fn java_member(text: &str, at: usize, end: usize) -> bool {
     let line_start = line_start_within(text.as_bytes(), at, LEAD_REACH);
     let mut words = text[line_start..at].split_whitespace();
@@ -718,7 +770,31 @@ fn java_member(text: &str, at: usize, end: usize) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'<' | b'>' | b',' | b'[' | b']' | b'?' | b'.'))
     });
     let rest = text[end..].trim_start();
-    modifier && typed && (rest.starts_with(';') || (rest.starts_with('=') && !rest.starts_with("==")))
+    // A C# property: `public string MergeStatus { get; set; }`.
+    let property = rest
+        .strip_prefix('{')
+        .is_some_and(|r| r.trim_start().starts_with("get"));
+    modifier
+        && typed
+        && (rest.starts_with(';') || (rest.starts_with('=') && !rest.starts_with("==")) || property)
+}
+
+/// A property of a Kotlin or Scala class: `val mergeStatus: String,` in a data class's
+/// constructor, `var merged_by: User? = null` in its body, after annotations or modifiers
+/// (`@SerialName("x") val x: T`, `override val x: T`): `val` or `var` before the name, `:` after.
+fn kotlin_property(text: &str, at: usize, end: usize) -> bool {
+    let lead = text[line_start_within(text.as_bytes(), at, LEAD_REACH)..at].trim_end();
+    // An annotation on the line that names the member (`@SerialName("merge_status") val
+    // mergeStatus`) is where the API's name is written: the finding is there, if anywhere.
+    if SERIALIZATION_ANNOTATIONS.iter().any(|a| lead.contains(a)) {
+        return false;
+    }
+    let keyword = ["val", "var"].iter().any(|k| {
+        lead.strip_suffix(k)
+            .is_some_and(|before| before.is_empty() || before.ends_with([' ', '\t', ')', '(']))
+    });
+    let rest = &text[end..];
+    keyword && rest.starts_with(':') && !rest.starts_with("::")
 }
 
 /// The API's name of a field in a serialization annotation of Java, Kotlin or C#:
@@ -731,29 +807,63 @@ fn serialized_name(text: &str, at: usize, end: usize) -> bool {
     }
     let lead = text[line_start_within(b, at, LEAD_REACH)..at - 1].trim_end();
     let lead = lead.strip_suffix("name =").unwrap_or(lead).trim_end();
-    [
-        "JsonProperty(",
-        "SerializedName(",
-        "Json(",
-        "JsonPropertyName(",
-        "JsonAlias(",
-        // kotlinx.serialization, zio-json, circe's generic extras.
-        "SerialName(",
-        "jsonField(",
-        "JsonKey(",
-    ]
-    .iter()
-    .any(|a| lead.ends_with(a))
+    SERIALIZATION_ANNOTATIONS.iter().any(|a| lead.ends_with(a))
         && lead.trim_start().starts_with(['@', '['])
 }
 
-/// `name: T;`, `name?: T`, `readonly name: T` as a member line of a TypeScript interface, and
-/// `pub name: T,` of a Rust struct.
+/// The annotations that give a member its API name ([`serialized_name`]).
+const SERIALIZATION_ANNOTATIONS: [&str; 8] = [
+    "JsonProperty(",
+    "SerializedName(",
+    "Json(",
+    "JsonPropertyName(",
+    "JsonAlias(",
+    // kotlinx.serialization, zio-json, circe's generic extras.
+    "SerialName(",
+    "jsonField(",
+    "JsonKey(",
+];
+
+/// Is the member at `at` given its API name by an annotation on the line above
+/// (`[JsonPropertyName("merge_status")]` over `public string MergeStatus { get; set; }`)? The
+/// annotation is where the API's name is written: it is the finding (or, naming another field
+/// such as `detailed_merge_status`, no finding at all).
+fn named_by_annotation_above(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    let Some(own) = memchr::memrchr(b'\n', &b[..at]) else {
+        return false;
+    };
+    let above_start = line_start_within(b, own, LEAD_REACH);
+    let above = text[above_start..own].trim();
+    above.starts_with(['@', '['])
+        && SERIALIZATION_ANNOTATIONS
+            .iter()
+            .any(|a| above.contains(a) && above.contains('"'))
+}
+
+/// Modifiers that may come before a Kotlin or Swift property's `val`/`var`/`let`.
+const KOTLIN_SWIFT_MODIFIERS: [&str; 7] = [
+    "private", "public", "internal", "override", "open", "lateinit", "fileprivate",
+];
+
+/// `name: T;`, `name?: T`, `readonly name: T` as a member line of a TypeScript interface,
+/// `pub name: T,` of a Rust struct, and `val name: T` / `let name: T` of a Kotlin or Swift
+/// type.
 fn ts_member(text: &str, at: usize, end: usize) -> bool {
     let line_start = line_start_within(text.as_bytes(), at, LEAD_REACH);
     let lead = text[line_start..at].trim();
+    // Kotlin's and Swift's properties (`val merge_status: String,`, `let mergedBy: User?`),
+    // after their modifiers.
+    let property = lead.rsplit_once(' ').map_or(lead, |(mods, last)| {
+        if mods.split_whitespace().all(|m| KOTLIN_SWIFT_MODIFIERS.contains(&m)) {
+            last
+        } else {
+            "-"
+        }
+    });
     let rest = &text[end..];
-    matches!(lead, "" | "readonly" | "pub" | "pub(crate)")
+    (matches!(lead, "" | "readonly" | "pub" | "pub(crate)")
+        || matches!(property, "val" | "var" | "let"))
         && (rest.starts_with(':') || rest.starts_with("?:"))
         && !rest.starts_with("::")
 }

@@ -6,8 +6,9 @@ use serde::Serialize;
 
 use super::check::Fields;
 use super::{Hit, PatternKind, path_anchor};
+use crate::syntax::request_helper;
 use crate::syntax::rest::{self, Method, RestApi};
-use crate::syntax::{FileCtx, FileKind};
+use crate::syntax::{FileCtx, FileKind, WordBytes};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RestEndpoint {
@@ -129,6 +130,37 @@ fn query_built_before<'t>(text: &'t str, query: &str, at: usize) -> Option<&'t s
     Some(&region[decl.0..])
 }
 
+/// At most this many helpers' definitions are looked for in a file (each a search of the file:
+/// a file of many calls of different names is not searched once per name).
+const MAX_HELPERS: usize = 16;
+
+/// A request helper's signature and body, by name (each helper's definition is looked for once).
+type Helpers<'t> = Vec<(&'t str, Option<(&'t str, &'t str)>)>;
+
+/// The helper of the file that the path at `at` is handed to, if its body may send `params`
+/// without taking them from its caller (no parameter of its signature is named for one).
+fn helper_of<'t>(
+    text: &'t str,
+    at: usize,
+    params: &[String],
+    helpers: &mut Helpers<'t>,
+) -> Option<(&'t str, &'t str)> {
+    let name = request_helper::callee(text, at)?;
+    if let Some(&(_, found)) = helpers.iter().find(|(n, _)| *n == name) {
+        return found;
+    }
+    if helpers.len() >= MAX_HELPERS {
+        return None;
+    }
+    let found = request_helper::definition_of(text, name).filter(|(signature, _)| {
+        params
+            .iter()
+            .all(|p| crate::syntax::word_offsets(signature, p, WordBytes::Ident).next().is_none())
+    });
+    helpers.push((name, found));
+    found
+}
+
 fn detect(
     method: Option<Method>,
     template: &str,
@@ -138,15 +170,33 @@ fn detect(
     ctx: &FileCtx,
 ) -> Vec<Hit> {
     let mut out = Vec::new();
+    let mut helpers = Vec::new();
     for call in ctx.rest_calls(template, api, prefix).iter() {
         let built = query_built_before(ctx.src.text, &call.query, call.start);
-        if !with_params.iter().all(|p| {
+        let direct = |p: &String| {
             rest::sends_param(&call.query, call.statement, p)
                 || built.is_some_and(|b| rest::sends_param("", b, p))
-        }) {
-            continue;
+        };
+        // A helper of the file the path is handed to (`get_all("/users")`) may send the
+        // parameters itself, from no parameter of its own (`params={"page": page}` where `page`
+        // is its loop's), and show the method.
+        let mut helper = None;
+        if !with_params.iter().all(direct) {
+            helper = helper_of(ctx.src.text, call.start, with_params, &mut helpers);
+            let Some((_, body)) = helper else {
+                continue;
+            };
+            if !with_params
+                .iter()
+                .all(|p| direct(p) || rest::sends_param("", body, p))
+            {
+                continue;
+            }
         }
-        let weak = match (method, call.method) {
+        let call_method = call
+            .method
+            .or_else(|| helper.and_then(|(_, body)| rest::method_in(body)));
+        let weak = match (method, call_method) {
             (Some(want), Some(got)) if want != got => continue,
             (Some(_), None) => true,
             _ => false,

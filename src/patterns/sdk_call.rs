@@ -82,6 +82,9 @@ impl PatternKind for SdkCall {
     }
 
     fn anchor(&self) -> String {
+        if self.sdk == Sdk::PhpGitlab {
+            return php_chain(&self.call);
+        }
         self.call.clone()
     }
 
@@ -100,7 +103,7 @@ impl PatternKind for SdkCall {
     }
 
     fn literals(&self) -> Vec<String> {
-        let mut v = vec![self.call.clone()];
+        let mut v = vec![self.anchor()];
         v.extend(self.args.iter().cloned());
         v
     }
@@ -124,6 +127,9 @@ impl PatternKind for SdkCall {
         let imported = file.imports(self.sdk);
         if !imported && !self.receiver_evidence(ctx) {
             return Vec::new();
+        }
+        if self.sdk == Sdk::PhpGitlab {
+            return self.detect_php(ctx);
         }
         let text = ctx.src.text;
         let b = text.as_bytes();
@@ -235,6 +241,36 @@ impl SdkCall {
             Some(resource) => resource.names_variable(r),
             None => sdk::ident_words(r).iter().any(|w| w == "gitlab"),
         }
+    }
+
+    /// php-gitlab-api's chain of managers called on a client or a facade
+    /// (`$client->mergeRequests()->changes(`, `GitLab::users()->all([`): the call, or with
+    /// `args` the keys of its argument array (`'page' => $page`).
+    fn detect_php(&self, ctx: &FileCtx) -> Vec<Hit> {
+        let text = ctx.src.text;
+        let b = text.as_bytes();
+        let chain = php_chain(&self.call);
+        let mut out = Vec::new();
+        for (at, _) in text.match_indices(chain.as_str()) {
+            let end = at + chain.len();
+            let member = text[..at].ends_with("->") || text[..at].ends_with("::");
+            if !member
+                || b.get(end).is_some_and(|&c| crate::syntax::is_ident_byte(c))
+                || ctx.src.in_comment(at)
+            {
+                continue;
+            }
+            let open = end + (text.len() - end - text[end..].trim_start().len());
+            if b.get(open) != Some(&b'(') {
+                continue;
+            }
+            if self.args.is_empty() {
+                out.push(Hit::new(at, end, self.call.clone()));
+            } else if let Some(close) = sdk::matching(text, open) {
+                self.argument_keys(ctx, open, close, &mut out);
+            }
+        }
+        out
     }
 
     /// Is the member a type (`RegisterNewRunnerOptions`, `CreateRunnerOptions`): one name,
@@ -472,6 +508,12 @@ fn argument_value(text: &str, end: usize) -> Option<String> {
 
 /// Is the word at `at..end` a key of a dict, hash or options literal (`"token":`, `'token' =>`,
 /// `token:`, `Token:`, `token=`)?
+/// A php-gitlab-api call of the data (`mergeRequests.changes`) as PHP writes it:
+/// `mergeRequests()->changes`.
+fn php_chain(call: &str) -> String {
+    call.replace('.', "()->")
+}
+
 fn is_argument_key(text: &str, at: usize, end: usize) -> bool {
     let b = text.as_bytes();
     let before = b[at - 1];
@@ -487,12 +529,13 @@ fn is_argument_key(text: &str, at: usize, end: usize) -> bool {
     let keyed = rest.starts_with("=>")
         || (rest.starts_with(':') && !rest.starts_with("::"))
         || (!quoted && rest.starts_with('=') && !rest.starts_with("=="));
-    // First on its line (a comment may end the line before), or after `(`, `{` or `,`.
+    // First on its line (a comment may end the line before), or after `(`, `{`, `[` (a PHP
+    // array: `all(['page' => 1])`) or `,`.
     let starts_item = {
         let key_start = if quoted { at - 1 } else { at };
         let line_start = crate::syntax::line_start_within(text.as_bytes(), key_start, 256);
         let lead = text[line_start..key_start].trim_end();
-        lead.is_empty() || lead.ends_with(['(', '{', ','])
+        lead.is_empty() || lead.ends_with(['(', '{', '[', ','])
     };
     keyed && starts_item
 }

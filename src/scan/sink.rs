@@ -388,8 +388,8 @@ impl Roles {
     fn of(src: &Source, raw: &[Raw]) -> Roles {
         let test_file = classify::is_test_path(src.path) || recorded_interactions(src);
         let regions = if !raw.is_empty() && src.class.kind == FileKind::Code {
-            let last = raw.iter().map(|r| r.hit.start).max().unwrap_or(0);
-            roles::regions(src.text, last)
+            let hits: Vec<usize> = raw.iter().map(|r| r.hit.start).collect();
+            roles::regions(src.text, &hits)
         } else {
             Vec::new()
         };

@@ -411,14 +411,14 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         )
     }
 
-    /// Does the file spell out the REST API base (`BASE = ".../api/v4"`, `CI_API_V4_URL`), or
-    /// (code) use the Ruby gem's client class, whose request helpers take API paths? Read once.
+    /// Does the file show the REST API ([`rest::API_BASE_MARKERS`]: its base spelled out, its
+    /// token's header, or in code the Ruby gem's client class)? Read once.
     pub fn shows_rest_api_base(&self) -> bool {
         *self.rest_api_base.get_or_init(|| {
-            let [base, ci_variable, ruby_client] = rest::API_BASE_MARKERS;
-            self.contains(base)
-                || self.contains(ci_variable)
-                || (self.src.class.kind == FileKind::Code && self.contains(ruby_client))
+            rest::API_BASE_MARKERS.iter().any(|m| {
+                (*m != rest::RUBY_CLIENT || self.src.class.kind == FileKind::Code)
+                    && self.contains(m)
+            })
         })
     }
 

@@ -474,9 +474,21 @@ fn joined_by_operator(between: &str) -> bool {
 
 /// The fixed segments of a path template: not empty, not a parameter (`:id`, `*name`).
 /// What shows that a file's paths are REST API paths, wherever they are written: the API base
-/// spelled out (`BASE = ".../api/v4"`, `CI_API_V4_URL`), or (in code) the Ruby gem's client
-/// class, whose request helpers take API paths.
-pub const API_BASE_MARKERS: [&str; 3] = ["/api/v4", "CI_API_V4_URL", "Gitlab::Client"];
+/// spelled out (`BASE = ".../api/v4"`, `CI_API_V4_URL`), the header that carries the API's
+/// access token (`'private-token': config.token` of a client whose base URL is configured
+/// elsewhere; its three spellings), or (in code) the Ruby gem's client class, whose request
+/// helpers take API paths. The last is [`RUBY_CLIENT`].
+pub const API_BASE_MARKERS: [&str; 6] = [
+    "/api/v4",
+    "CI_API_V4_URL",
+    "PRIVATE-TOKEN",
+    "private-token",
+    "Private-Token",
+    RUBY_CLIENT,
+];
+
+/// The Ruby gem's client class (a marker of [`API_BASE_MARKERS`] only in code).
+pub const RUBY_CLIENT: &str = "Gitlab::Client";
 
 /// What a REST detector looks for in a file besides its anchors: the [`API_BASE_MARKERS`]. (Not
 /// the templates' other fixed segments: common words such as `projects`, that cost the

@@ -147,20 +147,67 @@ const DECLARATIVE_CLIENTS: [&str; 3] = ["@RegisterRestClient", "@FeignClient", "
 /// Sinatra's, Grape's and Rails routes' verbs: `post '/api/v4/runners' do`.
 const RUBY_VERBS: [&str; 5] = ["get", "post", "put", "patch", "delete"];
 
-/// The mocks and routes of a code file's text that start on or before the line of offset
-/// `upto` (no other region can hold an offset up to it), in order of their start.
-pub fn regions(text: &str, upto: usize) -> Vec<Region> {
+/// How far before a hit's line a mock or route that holds the hit is looked for: a call opened
+/// further back (a mock of thousands of lines) is not seen. The markers are searched for only
+/// near the hits, so a long file with a hit at its end costs a window, not the file (a 10 MB
+/// generated client: 8 ms of marker search for one hit on its last line before this bound).
+pub const REACH: usize = 256 * 1024;
+
+/// The mocks and routes of a code file's text that can hold one of the offsets `hits`: those
+/// that start on a hit's line or at most [`REACH`] bytes before it, in order of their start.
+pub fn regions(text: &str, hits: &[usize]) -> Vec<Region> {
+    regions_within(text, hits, REACH)
+}
+
+/// [`regions`] with the reach `reach`.
+fn regions_within(text: &str, hits: &[usize], reach: usize) -> Vec<Region> {
     let bytes = text.as_bytes();
-    // Markers and lines are read up to the end of `upto`'s line; a call they open is followed
-    // to its end wherever that is.
-    let head = (line_end(bytes, upto.min(bytes.len())) + 1).min(bytes.len());
     let mut out = Vec::new();
-    markers(bytes, head, &CALL_MARKERS, CALLS, &mut out);
-    if memchr::memmem::find(bytes, b"msw").is_some() {
-        markers(bytes, head, &MSW_MARKERS, MSW_CALLS, &mut out);
+    if hits.is_empty() {
+        return out;
     }
-    lines(text, head, &mut out);
+    let msw = memchr::memmem::find(bytes, b"msw").is_some();
+    // A declarative HTTP client's interface (MicroProfile `@RegisterRestClient`, Spring Cloud
+    // `@FeignClient`, Spring's `@HttpExchange`) annotates the requests it sends with `@Path(` and
+    // `@GetMapping(`: those are calls of the API, not routes the file serves. Asked once, and
+    // only where a decorated line is met.
+    let client = std::cell::LazyCell::new(|| {
+        DECLARATIVE_CLIENTS
+            .iter()
+            .any(|c| memchr::memmem::find(bytes, c.as_bytes()).is_some())
+    });
+    for (from, upto) in windows(bytes, hits, reach) {
+        // Markers and lines are read in the window (from a line's start to the end of a hit's
+        // line); a call they open is followed to its end wherever that is.
+        markers(bytes, from, upto, &CALL_MARKERS, CALLS, &mut out);
+        if msw {
+            markers(bytes, from, upto, &MSW_MARKERS, MSW_CALLS, &mut out);
+        }
+        lines(text, from, upto, &client, &mut out);
+    }
     out.sort_by_key(|r| (r.start, r.end, r.role.test, r.role.route));
+    out
+}
+
+/// The parts of the text read for the hits: from the start of the line `reach` bytes before a
+/// hit's line to the end of the hit's line (with its line break), the overlapping ones merged.
+fn windows(bytes: &[u8], hits: &[usize], reach: usize) -> Vec<(usize, usize)> {
+    let mut hits = hits.to_vec();
+    hits.sort_unstable();
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for h in hits {
+        let h = h.min(bytes.len());
+        // A hit before the last window's end is on its lines (a line of many hits is read once).
+        if out.last().is_some_and(|last| h < last.1) {
+            continue;
+        }
+        let upto = (line_end(bytes, h) + 1).min(bytes.len());
+        let from = line_start(bytes, line_start(bytes, h).saturating_sub(reach));
+        match out.last_mut() {
+            Some(last) if from <= last.1 => last.1 = last.1.max(upto),
+            _ => out.push((from, upto)),
+        }
+    }
     out
 }
 
@@ -170,12 +217,12 @@ pub fn regions(text: &str, upto: usize) -> Vec<Region> {
 /// `.onGet(`); no marker is a prefix of another.
 fn markers(
     bytes: &[u8],
+    mut from: usize,
     upto: usize,
     searcher: &Searcher,
     calls: &[(&str, Role)],
     out: &mut Vec<Region>,
 ) {
-    let mut from = 0;
     while let Some(m) = searcher.find_in(&bytes[..upto], Span::from(from..upto)) {
         from = m.start() + 1;
         let (marker, role) = calls[m.pattern().as_usize()];
@@ -260,16 +307,24 @@ fn handler_body(args: &[u8]) -> Option<usize> {
     })
 }
 
-/// Decorator lines that define a route, and Ruby's route lines.
-fn lines(text: &str, upto: usize, out: &mut Vec<Region>) {
+/// Decorator lines that define a route, and Ruby's route lines, of `from..upto` (`from` a line's
+/// start). `client`: does the file declare an HTTP client of another service?
+fn lines(
+    text: &str,
+    from: usize,
+    upto: usize,
+    client: &std::cell::LazyCell<bool, impl FnOnce() -> bool>,
+    out: &mut Vec<Region>,
+) {
     let bytes = text.as_bytes();
-    let head = &bytes[..upto];
+    let head = &bytes[from..upto];
     // Only a line that starts with a decorator's `@`, or with a Ruby verb and ` '/`, can define
     // a route: those lines are found by searching for `@`, ` '/` and ` "/`, not line by line.
     let mut starts: Vec<usize> = memchr::memchr_iter(b'@', head)
         .chain(memchr::memmem::find_iter(head, b" '/"))
         .chain(memchr::memmem::find_iter(head, b" \"/"))
         .filter_map(|at| {
+            let at = from + at;
             let start = line_start(bytes, at);
             let lead = text[start..at].trim_start();
             (lead.is_empty() || RUBY_VERBS.contains(&lead)).then_some(start)
@@ -277,13 +332,6 @@ fn lines(text: &str, upto: usize, out: &mut Vec<Region>) {
         .collect();
     starts.sort_unstable();
     starts.dedup();
-    // A declarative HTTP client's interface (MicroProfile `@RegisterRestClient`, Spring Cloud
-    // `@FeignClient`, Spring's `@HttpExchange`) annotates the requests it sends with `@Path(` and
-    // `@GetMapping(`: those are calls of the API, not routes the file serves.
-    let client = !starts.is_empty()
-        && DECLARATIVE_CLIENTS
-            .iter()
-            .any(|c| memchr::memmem::find(bytes, c.as_bytes()).is_some());
     for line_start in starts {
         let end = (line_end(bytes, line_start) + 1).min(upto);
         let line = &text[line_start..end];
@@ -294,7 +342,7 @@ fn lines(text: &str, upto: usize, out: &mut Vec<Region>) {
         if let Some(head) = head.filter(|h| h.starts_with('@'))
             && DECORATED.iter().any(|d| head.ends_with(d))
         {
-            if client {
+            if **client {
                 continue;
             }
             let open = line_start + indent + head.len() - 1;
@@ -399,7 +447,7 @@ mod tests {
     fn role(text: &str, after: &str, needle: &str) -> Option<Role> {
         let from = text.find(after).unwrap();
         let at = from + text[from..].find(needle).unwrap();
-        role_at(&regions(text, at), at)
+        role_at(&regions(text, &[at]), at)
     }
 
     #[test]
@@ -512,15 +560,65 @@ mod tests {
         ) {
             let text = parts.concat();
             let all = regions_marker_by_marker(&text);
-            proptest::prop_assert_eq!(&regions(&text, text.len()), &all, "{:?}", text);
+            proptest::prop_assert_eq!(&regions(&text, &[text.len()]), &all, "{:?}", text);
             // Up to an offset, the roles of the offsets before it are those of all regions.
             let cut = text.len() * percent / 100;
             let upto = (0..=cut).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
-            let some = regions(&text, upto);
+            let some = regions(&text, &[upto]);
             for at in 0..=upto {
                 proptest::prop_assert_eq!(role_at(&some, at), role_at(&all, at), "{:?} {}", text, upto);
             }
         }
+    }
+
+    proptest::proptest! {
+        /// With a reach, the role of a hit is that of the regions that start at most the reach
+        /// before its line (and of no region the whole file lacks).
+        #[test]
+        fn the_windows_see_what_starts_within_reach(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                "nock(", ".onGet(", "mux.HandleFunc(", "app.post(", "@app.route(", "post '/x' do",
+                "(", ")", "'", "`", "\n", " ", ".", "x", "user",
+            ]), 0..60),
+            picks in proptest::collection::vec(0usize..=100, 1..4),
+            reach in 0usize..40,
+        ) {
+            let text = parts.concat();
+            let all = regions_marker_by_marker(&text);
+            let hits: Vec<usize> = picks.iter().map(|p| text.len() * p / 100).collect();
+            let some = regions_within(&text, &hits, reach);
+            let bytes = text.as_bytes();
+            for &h in &hits {
+                let from = line_start(bytes, line_start(bytes, h).saturating_sub(reach));
+                let near: Vec<Region> = all.iter().copied().filter(|r| r.start >= from).collect();
+                let flags = |r: Option<Role>| r.map_or((false, false), |r| (r.test, r.route));
+                let (near, some, all) =
+                    (flags(role_at(&near, h)), flags(role_at(&some, h)), flags(role_at(&all, h)));
+                if hits.len() == 1 {
+                    proptest::prop_assert_eq!(some, near, "{:?} {}", text, h);
+                }
+                // Another hit's window, merged with this one's, may see further back.
+                proptest::prop_assert!(near.0 <= some.0 && some.0 <= all.0, "{:?} {}", text, h);
+                proptest::prop_assert!(near.1 <= some.1 && some.1 <= all.1, "{:?} {}", text, h);
+            }
+        }
+    }
+
+    #[test]
+    fn a_mock_far_above_its_hit_is_not_read() {
+        // Past the reach, the marker is not searched for: the file's size does not matter.
+        let far = format!(
+            "nock('https://x')\n{}fetch('/api/v4/runners')\n",
+            "// x\n".repeat(REACH / 5 + 1)
+        );
+        let hit = far.find("/api").unwrap();
+        assert_eq!(role_at(&regions(&far, &[hit]), hit), None);
+        let open = format!(
+            "nock('https://x', () =>\n{}fetch('/api/v4/runners'))\n",
+            "// x\n".repeat(100)
+        );
+        let hit = open.find("/api").unwrap();
+        assert_eq!(role_at(&regions(&open, &[hit]), hit), Some(MOCK));
     }
 
     #[test]

@@ -29,10 +29,16 @@ pub enum Sdk {
     /// gitlab4j, the Java client (`import org.gitlab4j.api.…`).
     #[serde(rename = "gitlab4j")]
     Gitlab4j,
+    /// php-gitlab-api, the PHP client (`use Gitlab\Client;`), also through Laravel's
+    /// GrahamCampbell/Laravel-GitLab. Its calls are chains of managers written
+    /// `$client->mergeRequests()->changes(…)`: a `call` of `mergeRequests.changes` in the data.
+    #[serde(rename = "php-gitlab-api")]
+    PhpGitlab,
 }
 
 impl Sdk {
-    pub const NAMES: &'static str = "python-gitlab, go-gitlab, gitbeaker, ruby-gitlab, gitlab4j";
+    pub const NAMES: &'static str =
+        "python-gitlab, go-gitlab, gitbeaker, ruby-gitlab, gitlab4j, php-gitlab-api";
 
     pub fn parse(s: &str) -> Option<Sdk> {
         match s {
@@ -41,6 +47,7 @@ impl Sdk {
             "gitbeaker" => Some(Sdk::Gitbeaker),
             "ruby-gitlab" => Some(Sdk::RubyGitlab),
             "gitlab4j" => Some(Sdk::Gitlab4j),
+            "php-gitlab-api" => Some(Sdk::PhpGitlab),
             _ => None,
         }
     }
@@ -52,6 +59,7 @@ impl Sdk {
             Sdk::Gitbeaker => "gitbeaker",
             Sdk::RubyGitlab => "ruby-gitlab",
             Sdk::Gitlab4j => "gitlab4j",
+            Sdk::PhpGitlab => "php-gitlab-api",
         }
     }
 
@@ -74,6 +82,7 @@ impl Sdk {
                 "Gitlab.configure",
             ],
             Sdk::Gitlab4j => &["org.gitlab4j.api"],
+            Sdk::PhpGitlab => &["Gitlab\\Client", "GrahamCampbell\\GitLab"],
         }
     }
 }
@@ -411,15 +420,16 @@ pub fn analyse(text: &str) -> SdkFile {
     }
     // Each SDK's lines are looked at only in a file that holds one of its import literals:
     // most files hold none, and one search of the whole file is cheaper than one per line.
-    let [python, go, gitbeaker, ruby, gitlab4j] = [
+    let [python, go, gitbeaker, ruby, gitlab4j, php] = [
         Sdk::PythonGitlab,
         Sdk::GoGitlab,
         Sdk::Gitbeaker,
         Sdk::RubyGitlab,
         Sdk::Gitlab4j,
+        Sdk::PhpGitlab,
     ]
     .map(|sdk| sdk.import_literals().iter().any(|l| holds(text, l)));
-    if !(python || go || gitbeaker || ruby || gitlab4j) {
+    if !(python || go || gitbeaker || ruby || gitlab4j || php) {
         return f;
     }
     for line in text.lines() {
@@ -463,6 +473,18 @@ pub fn analyse(text: &str) -> SdkFile {
         // Java and Kotlin (`import org.gitlab4j.api.GitLabApi`, `import org.gitlab4j.api.models.*`).
         if gitlab4j && t.starts_with("import org.gitlab4j.api") {
             push(&mut f.imports, Sdk::Gitlab4j);
+        }
+        // PHP (`use Gitlab\Client;`, `new \Gitlab\Client()`, Laravel's
+        // `use GrahamCampbell\GitLab\Facades\GitLab;`).
+        if php
+            && ((t.starts_with("use ")
+                && Sdk::PhpGitlab
+                    .import_literals()
+                    .iter()
+                    .any(|l| t.contains(l)))
+                || t.contains("\\Gitlab\\Client"))
+        {
+            push(&mut f.imports, Sdk::PhpGitlab);
         }
     }
     if f.imports.is_empty() {
@@ -970,7 +992,8 @@ pub fn json_objects(text: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// The keys of a JSON object's own level (not of nested objects or arrays).
+/// The keys of a JSON object's own level (not of nested objects or arrays); of a Go struct,
+/// the names its fields' `json:"…"` tags give.
 pub fn own_keys(text: &str, open: usize, close: usize) -> Vec<&str> {
     let b = text.as_bytes();
     let mut keys = Vec::new();
@@ -990,6 +1013,10 @@ pub fn own_keys(text: &str, open: usize, close: usize) -> Vec<&str> {
                 let end = i.min(close);
                 if depth == 0 && text[end + 1..].trim_start().starts_with(':') {
                     keys.push(&text[start..end]);
+                } else if depth == 0 && text[..start - 1].ends_with("json:") {
+                    // A Go struct's field by its tag (`IID int `json:"iid"``): the API's name.
+                    let tag = &text[start..end];
+                    keys.push(tag.split(',').next().unwrap_or(tag));
                 }
             }
             b'{' | b'[' => depth += 1,
