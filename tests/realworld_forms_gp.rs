@@ -103,7 +103,10 @@ fn gem_call_on_an_object_named_for_the_platform_without_require() {
         .iter()
         .filter(|(p, l, _)| p == "tooling/changed_files.rb" && *l == 21)
         .collect();
-    assert!(rb.is_empty(), "store.merge_request_changes is no gem call: {rb:?}");
+    assert!(
+        rb.is_empty(),
+        "store.merge_request_changes is no gem call: {rb:?}"
+    );
     let spec: Vec<_> = found
         .iter()
         .filter(|(p, l, _)| p == "spec/merge_requests_spec.rb" && *l == 1)
@@ -129,7 +132,10 @@ fn python_gitlab_changes_on_a_merge_request_in_a_module_without_import() {
         .iter()
         .filter(|(p, l, _)| p == "review/reviewer.py" && *l == 17)
         .collect();
-    assert!(store.is_empty(), "store.changes() is another object's: {store:?}");
+    assert!(
+        store.is_empty(),
+        "store.changes() is another object's: {store:?}"
+    );
     assert_silent(&found, "metrics/modified.py");
 }
 
