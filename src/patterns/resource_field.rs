@@ -58,6 +58,7 @@ impl PatternKind for ResourceField {
             Resource::MergeRequestApprovals => vec!["Approval".into(), "approvals_".into()],
         };
         v.extend(self.resource.path_segment().map(str::to_string));
+        v.extend(self.resource.own_member().map(str::to_string));
         v.extend(PLATFORM.iter().map(|w| w.to_string()));
         v
     }
@@ -364,8 +365,11 @@ impl ResourceField {
         // What the prefilter's pass knows first: the platform's names are its literals.
         // A field already found in the resource's own definition or recorded response (a
         // struct or document whose keys are the resource's) shows it too.
+        // So does a read of the platform's own numbering of the resource (`mr.iid`): a module
+        // handed the library's objects by its caller imports nothing and may name nothing.
         let file_shows = !out.is_empty()
             || PLATFORM.iter().any(|w| ctx.contains(w))
+            || self.resource.own_member().is_some_and(|m| ctx.contains(m))
             || path.is_some_and(|p| ctx.contains(p) && shows(text))
             || path_names_platform(ctx.src.path);
         if !file_shows {

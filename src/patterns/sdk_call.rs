@@ -95,7 +95,11 @@ impl PatternKind for SdkCall {
     }
 
     fn context_anchors(&self) -> Vec<String> {
-        import_anchors(self.sdk)
+        let mut v = import_anchors(self.sdk);
+        if self.named_receiver_counts() {
+            v.extend(PLATFORM.iter().map(|w| w.to_string()));
+        }
+        v
     }
 
     fn literals(&self) -> Vec<String> {
@@ -118,7 +122,10 @@ impl PatternKind for SdkCall {
 
     fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
         let file = ctx.sdk();
-        if !file.imports(self.sdk) {
+        // A module that does not import the library (its client comes from elsewhere) shows it
+        // by the call's receiver instead: see [`Self::named_receiver`].
+        let imported = file.imports(self.sdk);
+        if !imported && !self.receiver_evidence(ctx) {
             return Vec::new();
         }
         if self.sdk == Sdk::PhpGitlab {
@@ -151,7 +158,11 @@ impl PatternKind for SdkCall {
             {
                 continue;
             }
-            if let Some(on) = self.on
+            if !imported {
+                if !self.named_receiver(text, at - 1) {
+                    continue;
+                }
+            } else if let Some(on) = self.on
                 && file.resource_before(text, at - 1) != Some(on)
             {
                 continue;
@@ -189,7 +200,49 @@ impl PatternKind for SdkCall {
     }
 }
 
+/// The platform's names, as files write them.
+const PLATFORM: [&str; 4] = ["gitlab", "GitLab", "Gitlab", "GITLAB"];
+
 impl SdkCall {
+    /// Does a call count without the library's import, by its receiver: the gitlab gem's
+    /// methods (on an object named for the platform) and python-gitlab's methods of a resource
+    /// (on an object named for the resource)?
+    fn named_receiver_counts(&self) -> bool {
+        self.args.is_empty()
+            && (self.sdk == Sdk::RubyGitlab || (self.sdk == Sdk::PythonGitlab && self.on.is_some()))
+    }
+
+    /// Can a call in this file, which does not import the library, count by its receiver: a
+    /// Ruby file for the gem (the receiver names the platform itself), a Python file that names
+    /// the platform (or whose path does) for a resource's method.
+    fn receiver_evidence(&self, ctx: &FileCtx) -> bool {
+        if !self.named_receiver_counts() {
+            return false;
+        }
+        let path = ctx.src.path;
+        match self.sdk {
+            Sdk::RubyGitlab => ruby_path(path),
+            _ => {
+                path.ends_with(".py")
+                    && (PLATFORM.iter().any(|w| ctx.contains(w))
+                        || crate::syntax::graphql_types::names_gitlab(path, ""))
+            }
+        }
+    }
+
+    /// The receiver of the call whose `.` is at `dot` names what the library's call needs
+    /// without an import: the platform for the gem (`gitlab.`, `Gitlab.`, `@gitlab_client.`),
+    /// the resource for a resource's method (`mr.`, `self.mr.`, `merge_request.`).
+    fn named_receiver(&self, text: &str, dot: usize) -> bool {
+        let Some(r) = sdk::receiver(text, dot) else {
+            return false;
+        };
+        match self.on {
+            Some(resource) => resource.names_variable(r),
+            None => sdk::ident_words(r).iter().any(|w| w == "gitlab"),
+        }
+    }
+
     /// php-gitlab-api's chain of managers called on a client or a facade
     /// (`$client->mergeRequests()->changes(`, `GitLab::users()->all([`): the call, or with
     /// `args` the keys of its argument array (`'page' => $page`).
@@ -539,4 +592,10 @@ mod tests {
         assert_eq!(block_end(b"a { b } c } d", 0, false), 10);
         assert_eq!(block_end(b") { b { } } c } d", 0, true), 10);
     }
+}
+
+/// Is the file Ruby (`.rb`, `.rake`, `Rakefile`, `Dangerfile`)?
+fn ruby_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.ends_with(".rb") || name.ends_with(".rake") || name == "Rakefile" || name == "Dangerfile"
 }

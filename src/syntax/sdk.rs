@@ -275,6 +275,17 @@ impl Resource {
         }
     }
 
+    /// A member read that only the platform's object of this kind has (`.iid`: the platform
+    /// numbers merge requests within their project; other systems' pull requests have a
+    /// `number`), as evidence of the platform in a file that neither imports a library nor names
+    /// the platform.
+    pub fn own_member(self) -> Option<&'static str> {
+        match self {
+            Resource::MergeRequest => Some(".iid"),
+            Resource::Runner | Resource::MergeRequestApprovals => None,
+        }
+    }
+
     /// Does a JSON object with these keys (its own, not nested ones) look like this resource?
     pub fn keys_say(self, keys: &[&str]) -> bool {
         let has = |k: &str| keys.contains(&k);
