@@ -540,6 +540,12 @@ fn is_argument_key(text: &str, at: usize, end: usize) -> bool {
     keyed && starts_item
 }
 
+/// Is the file Ruby (`.rb`, `.rake`, `Rakefile`, `Dangerfile`)?
+fn ruby_path(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.ends_with(".rb") || name.ends_with(".rake") || name == "Rakefile" || name == "Dangerfile"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -592,10 +598,4 @@ mod tests {
         assert_eq!(block_end(b"a { b } c } d", 0, false), 10);
         assert_eq!(block_end(b") { b { } } c } d", 0, true), 10);
     }
-}
-
-/// Is the file Ruby (`.rb`, `.rake`, `Rakefile`, `Dangerfile`)?
-fn ruby_path(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name.ends_with(".rb") || name.ends_with(".rake") || name == "Rakefile" || name == "Dangerfile"
 }
