@@ -106,3 +106,28 @@ fn a_path_handed_to_a_paginating_helper_is_offset_pagination() {
         common::lines(&[])
     );
 }
+
+/// A literal path appended to a base named for the API (`API_ENDPOINT + "/runners/"`), whose
+/// value comes from another module, shows the API as `f"{API_ENDPOINT}/runners/"` does.
+const PY_CONCATENATED: &str = r#"import requests
+
+from gitlab_runner_api.settings import API_ENDPOINT, SITE_URL
+
+
+def register(token):
+    return requests.post(API_ENDPOINT + "/runners/", json={"token": token})
+
+
+def home():
+    # A site's own page: its base is not named for the API.
+    return requests.get(SITE_URL + "/runners/")
+"#;
+
+#[test]
+fn a_path_appended_to_a_base_named_for_the_api() {
+    let found = common::scan_files(&[("gitlab_runner_api/client.py", PY_CONCATENATED)]);
+    assert_eq!(
+        common::findings_of(&found, "gitlab_runner_api/client.py"),
+        common::lines(&[(7, "runners-api-registration-token")]),
+    );
+}

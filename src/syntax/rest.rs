@@ -168,6 +168,10 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
                 && !head.contains(':');
             whole || (head == "}" && matches!(line_lead, "" | ")"))
         });
+    // A literal path appended to a base named for the API (`API_ENDPOINT + "/runners/"`,
+    // `self.api_url + '/users'`) shows the API as the same base interpolated does
+    // (`f"{API_ENDPOINT}/runners/"`).
+    let api = api || (bare && concatenated_to_api_base(b, start));
     Url {
         bare,
         based,
@@ -179,6 +183,31 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
         pattern,
         relative,
     }
+}
+
+/// Is the string literal whose content starts at `start` appended to a name that holds `api`
+/// (`API_ENDPOINT + "/runners/"`, `self.api_url + '/users'`, `apiBase . "/users"`)?
+fn concatenated_to_api_base(b: &[u8], start: usize) -> bool {
+    if start == 0 || !matches!(b[start - 1], b'"' | b'\'' | b'`') {
+        return false;
+    }
+    let before = b[..start - 1].trim_ascii_end();
+    let Some(before) = before
+        .strip_suffix(b"+")
+        .or_else(|| before.strip_suffix(b"."))
+        .map(<[u8]>::trim_ascii_end)
+    else {
+        return false;
+    };
+    let name_len = before
+        .iter()
+        .rev()
+        .take(64)
+        .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$'))
+        .count();
+    let name = &before[before.len() - name_len..];
+    let last = name.rsplit(|&c| c == b'.').next().unwrap_or(name);
+    last.to_ascii_lowercase().windows(3).any(|w| w == b"api")
 }
 
 /// Where `api/v4` starts in a URL word, as the API's base: after a `/`, at the start of a
