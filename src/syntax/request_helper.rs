@@ -8,7 +8,8 @@ use super::is_ident_byte;
 /// How far before a path the call that it is an argument of may open.
 const CALL_REACH: usize = 512;
 
-/// At most this much of a helper's body is read.
+/// At most this much of a Python helper's body is read (a brace's body: as far as
+/// [`super::sdk::matching`] reads).
 const BODY_REACH: usize = 8 * 1024;
 
 /// Words that open a definition, written right before the function's name.
@@ -109,7 +110,7 @@ fn definition(text: &str, k: usize, end: usize) -> Option<(&str, &str)> {
         return None;
     }
     let open = end + memchr::memchr(b'(', &b[end..(end + 64).min(b.len())])?;
-    let close = balanced(b, open, b'(', b')')?;
+    let close = super::sdk::matching(text, open)? + 1;
     let signature = &text[k..close];
     let python = before.ends_with("def");
     let body = if python {
@@ -126,7 +127,7 @@ fn definition(text: &str, k: usize, end: usize) -> Option<(&str, &str)> {
         if !(arrow || typed) {
             return None;
         }
-        &text[brace..balanced(b, brace, b'{', b'}')?]
+        &text[brace..super::sdk::matching(text, brace)? + 1]
     };
     Some((signature, body))
 }
@@ -144,23 +145,6 @@ fn indented_body(text: &str, from: usize, def_line: usize) -> &str {
         end += line.len();
     }
     &text[start..end]
-}
-
-/// The offset after the `close` that matches the `open` at `at` (strings are not skipped: a
-/// bracket in one is rare in a helper), within [`BODY_REACH`].
-fn balanced(b: &[u8], at: usize, open: u8, close: u8) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, &c) in b[at..(at + BODY_REACH).min(b.len())].iter().enumerate() {
-        if c == open {
-            depth += 1;
-        } else if c == close {
-            depth -= 1;
-            if depth == 0 {
-                return Some(at + i + 1);
-            }
-        }
-    }
-    None
 }
 
 #[cfg(test)]
