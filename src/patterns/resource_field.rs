@@ -798,9 +798,10 @@ fn java_member(text: &str, at: usize, end: usize) -> bool {
         && (rest.starts_with(';') || (rest.starts_with('=') && !rest.starts_with("==")) || property)
 }
 
-/// A property of a Kotlin or Scala class: `val mergeStatus: String,` in a data class's
-/// constructor, `var merged_by: User? = null` in its body, after annotations or modifiers
-/// (`@SerialName("x") val x: T`, `override val x: T`): `val` or `var` before the name, `:` after.
+/// A property of a Kotlin, Scala or Swift type: `val mergeStatus: String,` in a data class's
+/// constructor, `var merged_by: User? = null` in its body, Swift's `let merge_status: String`,
+/// after annotations or modifiers (`@SerialName("x") val x: T`, `override val x: T`): `val`,
+/// `var` or `let` before the name, `:` after.
 fn kotlin_property(text: &str, at: usize, end: usize) -> bool {
     let lead = text[line_start_within(text.as_bytes(), at, LEAD_REACH)..at].trim_end();
     // An annotation on the line that names the member (`@SerialName("merge_status") val
@@ -808,7 +809,7 @@ fn kotlin_property(text: &str, at: usize, end: usize) -> bool {
     if SERIALIZATION_ANNOTATIONS.iter().any(|a| lead.contains(a)) {
         return false;
     }
-    let keyword = ["val", "var"].iter().any(|k| {
+    let keyword = ["val", "var", "let"].iter().any(|k| {
         lead.strip_suffix(k)
             .is_some_and(|before| before.is_empty() || before.ends_with([' ', '\t', ')', '(']))
     });
@@ -860,29 +861,13 @@ fn named_by_annotation_above(text: &str, at: usize) -> bool {
             .any(|a| above.contains(a) && above.contains('"'))
 }
 
-/// Modifiers that may come before a Kotlin or Swift property's `val`/`var`/`let`.
-const KOTLIN_SWIFT_MODIFIERS: [&str; 7] = [
-    "private", "public", "internal", "override", "open", "lateinit", "fileprivate",
-];
-
-/// `name: T;`, `name?: T`, `readonly name: T` as a member line of a TypeScript interface,
-/// `pub name: T,` of a Rust struct, and `val name: T` / `let name: T` of a Kotlin or Swift
-/// type.
+/// `name: T;`, `name?: T`, `readonly name: T` as a member line of a TypeScript interface, and
+/// `pub name: T,` of a Rust struct. (Kotlin's and Swift's properties: [`kotlin_property`].)
 fn ts_member(text: &str, at: usize, end: usize) -> bool {
     let line_start = line_start_within(text.as_bytes(), at, LEAD_REACH);
     let lead = text[line_start..at].trim();
-    // Kotlin's and Swift's properties (`val merge_status: String,`, `let mergedBy: User?`),
-    // after their modifiers.
-    let property = lead.rsplit_once(' ').map_or(lead, |(mods, last)| {
-        if mods.split_whitespace().all(|m| KOTLIN_SWIFT_MODIFIERS.contains(&m)) {
-            last
-        } else {
-            "-"
-        }
-    });
     let rest = &text[end..];
-    (matches!(lead, "" | "readonly" | "pub" | "pub(crate)")
-        || matches!(property, "val" | "var" | "let"))
+    matches!(lead, "" | "readonly" | "pub" | "pub(crate)")
         && (rest.starts_with(':') || rest.starts_with("?:"))
         && !rest.starts_with("::")
 }
