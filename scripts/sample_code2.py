@@ -25,6 +25,29 @@ EXTRA = [r"tag_list", r"run_untagged", r"maximum_timeout", r"assets/links", r"ci
 FORM_RE = re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join(base.FORMS + EXTRA) + r")(?![A-Za-z0-9_])")
 
 
+def draw(clone, repo, commit, paths, form_re, args):
+    """Of `paths` (HEAD of `clone`), the files under 400,000 characters holding a form of
+    `form_re`, random.Random(f"{args.seed}:{repo}").sample'd (at most args.per_repo): printed,
+    and with args.copy written to args.copy/<owner>/<repo>/<path>."""
+    hits = []
+    for path in sorted(paths):
+        text = base.git(clone, "show", f"HEAD:{path}")
+        if len(text) > 400_000:
+            continue
+        forms = sorted(set(form_re.findall(text)))
+        if forms:
+            hits.append((path, forms))
+    drawn = random.Random(f"{args.seed}:{repo}").sample(hits, min(args.per_repo, len(hits)))
+    if not drawn:
+        print(f"{repo}\t{commit}\t-\tno hit\t0")
+    for path, forms in sorted(drawn):
+        print(f"{repo}\t{commit}\t{path}\t{' '.join(forms[:8])}\t{len(hits)}")
+        if args.copy:
+            out = args.copy / repo / path
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(base.git(clone, "show", f"HEAD:{path}"))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("mirrors", type=Path)
@@ -59,23 +82,7 @@ def main() -> int:
             skipped += sum(1 for p in paths if p not in kept and form_re.search(
                 base.git(clone, "show", f"HEAD:{p}")[:400_000]))
             paths = kept
-        hits = []
-        for path in sorted(paths):
-            text = base.git(clone, "show", f"HEAD:{path}")
-            if len(text) > 400_000:
-                continue
-            forms = sorted(set(form_re.findall(text)))
-            if forms:
-                hits.append((path, forms))
-        drawn = random.Random(f"{args.seed}:{repo}").sample(hits, min(args.per_repo, len(hits)))
-        if not drawn:
-            print(f"{repo}\t{commit}\t-\tno hit\t0")
-        for path, forms in sorted(drawn):
-            print(f"{repo}\t{commit}\t{path}\t{' '.join(forms[:8])}\t{len(hits)}")
-            if args.copy:
-                out = args.copy / repo / path
-                out.parent.mkdir(parents=True, exist_ok=True)
-                out.write_text(base.git(clone, "show", f"HEAD:{path}"))
+        draw(clone, repo, commit, paths, form_re, args)
     if exts:
         print(f"files of other kinds holding a form, skipped: {skipped}", file=sys.stderr)
     return 0

@@ -10,13 +10,13 @@ fields the schedule removes or changes, an SDK's runners resource), random.Rando
 with --copy CACHE writes each drawn file to CACHE/<owner>/<repo>/<path>.
 """
 import argparse
-import random
 import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import sample_code as base  # noqa: E402
+import sample_code2  # noqa: E402
 
 RUNNER_RE = re.compile(
     r"(?<![A-Za-z0-9_])(?:api/v4/runners|runners/all|runners/reset_registration_token"
@@ -46,23 +46,7 @@ def main() -> int:
         paths = [p for p in base.git(clone, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
                  if (base.drawable(p) or Path(p).suffix.lower() in EXTRA_KINDS)
                  and "node_modules/" not in p and "vendor/" not in p]
-        hits = []
-        for path in sorted(paths):
-            text = base.git(clone, "show", f"HEAD:{path}")
-            if len(text) > 400_000:
-                continue
-            forms = sorted(set(RUNNER_RE.findall(text)))
-            if forms:
-                hits.append((path, forms))
-        drawn = random.Random(f"{args.seed}:{repo}").sample(hits, min(args.per_repo, len(hits)))
-        if not drawn:
-            print(f"{repo}\t{commit}\t-\tno hit\t0")
-        for path, forms in sorted(drawn):
-            print(f"{repo}\t{commit}\t{path}\t{' '.join(forms[:8])}\t{len(hits)}")
-            if args.copy:
-                out = args.copy / repo / path
-                out.parent.mkdir(parents=True, exist_ok=True)
-                out.write_text(base.git(clone, "show", f"HEAD:{path}"))
+        sample_code2.draw(clone, repo, commit, paths, RUNNER_RE, args)
     return 0
 
 
