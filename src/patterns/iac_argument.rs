@@ -174,12 +174,12 @@ impl PatternKind for IacArgument {
                 }
                 _ => 0,
             };
-            let when = self.when.is_none();
+            let unconditional = self.when.is_none();
             let mut found = Vec::new();
-            if when || !whens.is_empty() {
+            if unconditional || !whens.is_empty() {
                 found.extend(hits);
             }
-            if when || !whens.is_empty() || set_whens > 0 {
+            if unconditional || !whens.is_empty() || set_whens > 0 {
                 found.extend(set_hits);
             }
             found.sort_unstable();
