@@ -88,6 +88,35 @@ fn parser_regressions() {
     }
 }
 
+/// The `runner_flags` target's invariant: a register command's words lie in order after its
+/// subcommand, inside the text and within the reach it gives. One input, an exec-form list whose
+/// last quote the `]` cut off, gave an empty word with no place.
+#[test]
+fn runner_flags_regressions() {
+    let all = inputs("runner_flags");
+    assert!(
+        !all.is_empty(),
+        "the input the runner_flags fuzzer found is kept"
+    );
+    for data in all {
+        let text = String::from_utf8_lossy(&data);
+        for yaml in [false, true] {
+            for cmd in cmdline::find(&text, "gitlab-runner", "register", yaml) {
+                let mut last = cmd.subcommand.end;
+                let reach = cmd.args_reach();
+                for w in &cmd.args() {
+                    assert!(
+                        w.start >= last && w.end <= text.len() && w.start < w.end,
+                        "{w:?}"
+                    );
+                    assert!(reach.is_none_or(|(from, to)| w.start >= from && w.end <= to));
+                    last = w.end;
+                }
+            }
+        }
+    }
+}
+
 /// Through the same calls as the `rest_paths` target. One input, a template of many `*x`
 /// segments, took exponential time in the path matcher (it backtracked over every split).
 #[test]

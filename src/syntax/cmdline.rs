@@ -996,10 +996,17 @@ fn flow_items(text: &str, mut i: usize, end: usize) -> Vec<Word<'_>> {
                 .position(|&c| c == b',' || c == b']')
                 .map_or(end, |k| body + k),
         };
+        // An empty quoted item (`""`, or a quote the list's `]` cuts off) is a word that spans
+        // its quotes: it is still an argument (a flag's empty value), and it has a place.
+        let (start, to) = if stop == body {
+            (i, (stop + 1).min(end))
+        } else {
+            (body, stop)
+        };
         out.push(Word {
             text: Cow::Borrowed(text[body..stop].trim()),
-            start: body,
-            end: stop,
+            start,
+            end: to,
         });
         i = stop + usize::from(q.is_some());
     }
@@ -1811,6 +1818,30 @@ mod tests {
             args(&find(t, "gitlab-runner", "register", true)[0]),
             ["--tag-list", "a"]
         );
+    }
+
+    #[test]
+    fn empty_list_items_are_words_with_a_place() {
+        // Found by fuzzing: a quote that the list's `]` cuts off had an empty place.
+        for (t, want) in [
+            (
+                "CMD [\"gitlab-runner\", \"register\", \"--tag-list\", \"\", \"-n\"]\n",
+                "\"\"",
+            ),
+            ("CMD [\"gitlab-runner\", \"register\", \"-n\", \"]\n", "\""),
+        ] {
+            let c = find(t, "gitlab-runner", "register", false);
+            let last = c[0].args().last().cloned().unwrap();
+            let empty = c[0]
+                .args()
+                .iter()
+                .find(|w| w.text.is_empty())
+                .cloned()
+                .unwrap();
+            assert!(empty.start < empty.end, "{t:?}");
+            assert_eq!(&t[empty.start..empty.end], want);
+            assert!(last.end <= t.len());
+        }
     }
 
     #[test]
