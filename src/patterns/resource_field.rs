@@ -279,6 +279,39 @@ fn declared_type<'t>(text: &'t str, name: &str, at: usize) -> Option<&'t str> {
     })
 }
 
+/// The collection whose elements the variable `name`, read at `at`, is the parameter of: a Java
+/// lambda passed to the first operation on the collection or on its stream
+/// (`selectedMergeRequests.stream().anyMatch(o -> … o.getMergeStatus()`,
+/// `mrs.forEach(mr -> …`), declared in the code before the read.
+fn stream_element<'t>(text: &'t str, name: &str, at: usize) -> Option<&'t str> {
+    let from = floor(text, at.saturating_sub(DECLARATION_REACH));
+    let region = &text[from..at];
+    let rb = region.as_bytes();
+    let ident = |c: u8| crate::syntax::is_ident_byte(c);
+    region.rmatch_indices(name).find_map(|(i, _)| {
+        let end = i + name.len();
+        if (i > 0 && ident(rb[i - 1])) || rb.get(end).is_some_and(|&c| ident(c)) {
+            return None;
+        }
+        if !region[end..].trim_start().starts_with("->") {
+            return None;
+        }
+        // `(o ->`: the call's argument.
+        let call = region[..i].trim_end().strip_suffix('(')?;
+        // The operation's name, then the stream (`.stream()`) if any, then the collection.
+        let op = call.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        let op = op.strip_suffix('.')?.trim_end();
+        let coll = op
+            .strip_suffix("stream()")
+            .and_then(|s| s.strip_suffix('.'))
+            .map_or(op, str::trim_end);
+        let dot = from + coll.len();
+        (text.as_bytes().get(dot) == Some(&b'.'))
+            .then(|| receiver_name(text, dot))
+            .flatten()
+    })
+}
+
 /// Is the receiver `r` (a slice of `text`) itself a member of an event or webhook payload
 /// (`event.MergeRequest.MergeStatus`, `expectedEvent.Runner.Active`, `hook["merge_request"]`)?
 fn member_of_event(text: &str, r: &str) -> bool {
@@ -443,6 +476,11 @@ impl ResourceField {
         }
         // The receiver's end: `mr.x`, `mr["x"]`, `mr[:x]`, `mr.get("x")`, `mr.getX()`.
         let quoted = matches!(b[at - 1], b'"' | b'\'') && b.get(end) == Some(&b[at - 1]);
+        // A method reference of the resource's type (`MergeRequest::getMergeStatus` in
+        // `mrs.stream().map(…)`): the type's getter.
+        if !snake && text[..at].ends_with("::") && !text[end..].starts_with('(') {
+            return receiver_name(text, at - 2).is_some_and(|t| self.resource.names_type(t));
+        }
         let dot = if b[at - 1] == b'.' {
             // A getter is called (`mr.getMergeStatus()`); a member is read.
             let call = text[end..].starts_with("()");
@@ -471,6 +509,7 @@ impl ResourceField {
         // (`class MergeRequestInfo:` … `def from_dict(cls, data):` … `data.get("merge_status")`).
         self.resource.names_variable(r)
             || declared_type(text, r, at).is_some_and(|t| self.resource.names_type(t))
+            || stream_element(text, r, at).is_some_and(|c| self.resource.names_variable(c))
             || (snake
                 && quoted
                 && !event_words(r)
