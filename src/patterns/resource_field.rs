@@ -687,7 +687,10 @@ fn declared_name(line: &str) -> Option<&str> {
         w.trim_start_matches(['[', ']', '*'])
     }
     if let Some(i) = words.iter().position(|w| {
-        matches!(bare(w), "type" | "interface" | "class" | "struct" | "record")
+        matches!(
+            bare(w),
+            "type" | "interface" | "class" | "struct" | "record" | "trait"
+        )
     }) {
         // A Go struct nested in another is named by its field (`Runner struct {`,
         // `Runners []struct {`, `Runner *struct {`, a literal's `Runner: struct {`).

@@ -639,6 +639,33 @@ fn opens_block(before: &[u8]) -> bool {
 /// an inner call inside `rsps.add(method=…, url=re.compile(…))`).
 fn call_span_at(text: &str, at: usize, levels: usize) -> Option<(usize, usize)> {
     let b = text.as_bytes();
+    let open = enclosing_open(b, at, levels)?;
+    let mut depth = 0usize;
+    let upper = (at + 4000).min(b.len());
+    // A generic call (`api.getJson<{ merge_status: string }>(…)`, `client.get<MergeRequest>(…)`):
+    // the statement starts at its callee, before the type arguments.
+    let callee = generic_arguments_start(b, open).unwrap_or(open);
+    let close = (open..upper).find(|&i| {
+        match b[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                return depth == 0;
+            }
+            _ => {}
+        }
+        false
+    })?;
+    let start = b[..callee]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    Some((start, close + 1))
+}
+
+/// The `(` of the call expression `levels` parentheses further out than the innermost one that
+/// holds `at`, unless `at` is in a block (a callback's or a loop's body) before it.
+fn enclosing_open(b: &[u8], at: usize, levels: usize) -> Option<usize> {
     let lower = at.saturating_sub(2000);
     let mut skip = levels;
     let mut depth = 0usize;
@@ -663,28 +690,29 @@ fn call_span_at(text: &str, at: usize, levels: usize) -> Option<(usize, usize)> 
             _ => {}
         }
     }
-    let open = open?;
-    let mut depth = 0usize;
-    let upper = (at + 4000).min(b.len());
-    // A generic call (`api.getJson<{ merge_status: string }>(…)`, `client.get<MergeRequest>(…)`):
-    // the statement starts at its callee, before the type arguments.
-    let callee = generic_arguments_start(b, open).unwrap_or(open);
-    let close = (open..upper).find(|&i| {
-        match b[i] {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                return depth == 0;
-            }
-            _ => {}
-        }
-        false
-    })?;
-    let start = b[..callee]
+    open
+}
+
+/// The name of the function or method whose call holds `at` as an argument (`post_wrapper` of
+/// `post_wrapper(endpoint='/runners', …)`), if it is written right before its `(`.
+fn callee_of(text: &str, at: usize) -> Option<&str> {
+    let b = text.as_bytes();
+    let open = enclosing_open(b, at, 0)?;
+    let start = b[..open]
         .iter()
-        .rposition(|&c| c == b'\n')
+        .rposition(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))
         .map_or(0, |i| i + 1);
-    Some((start, close + 1))
+    (start < open).then(|| &text[start..open])
+}
+
+/// The method a request helper's name says in snake case: `post_wrapper`, `get_request`,
+/// `delete_resource` (the verb, then `_` and more of the name).
+fn verb_named(name: &str) -> Option<Method> {
+    let (verb, rest) = name.split_once('_')?;
+    if rest.is_empty() || !verb.bytes().all(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    method_word(verb)
 }
 
 /// Where the type arguments of a generic call whose `(` is at `open` start (the `<` after the
@@ -726,7 +754,8 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
         FileKind::Code => {
             let span = call_span(text, at).map(|(a, b)| &text[a..b]);
             if let Some(stmt) = span
-                && let Some(m) = method_in(stmt)
+                && let Some(m) =
+                    method_in(stmt).or_else(|| callee_of(text, at).and_then(verb_named))
             {
                 return (stmt, Some(m));
             }
@@ -926,6 +955,10 @@ fn method_forms() -> &'static [(Method, Vec<String>)] {
                     format!("method: {name}"),
                     format!("method: \"{name}\""),
                     format!("method: '{name}'"),
+                    // A compact object literal (generated clients): `{method:'get',url:…}`.
+                    format!("method:'{name}'"),
+                    format!("method:\"{name}\""),
+                    format!("\"method\":\"{name}\""),
                     format!("method=\"{name}\""),
                     format!("method='{name}'"),
                     format!("method = \"{name}\""),
@@ -1204,7 +1237,13 @@ pub fn calls<'a>(
                 hands_to_request_builder(stmt)
                     || (method.is_some() && (specific || (lone_form && *names_platform)))
             } else {
-                shows_api || handed_to_builder(win, start)
+                // A request helper of a file that names the platform, named for its verb
+                // (`post_wrapper(endpoint='/runners', …)`), is handed the API's paths.
+                shows_api
+                    || handed_to_builder(win, start)
+                    || (code_like
+                        && callee_of(win, start).and_then(verb_named).is_some()
+                        && *names_platform)
             };
             if !handed {
                 return false;
