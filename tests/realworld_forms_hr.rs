@@ -170,3 +170,35 @@ fn scala_trait_named_for_the_runner() {
         "src/main/scala/typings/queue/workersMod/WorkerSchema.scala",
     );
 }
+
+/// A runner pool manager that builds the update's attributes in a dict first, then hands the
+/// dict to python-gitlab by its name.
+const PY_POOL: &str = r#"import gitlab
+
+
+class Pool:
+    def __init__(self, url, token):
+        self.gitlab = gitlab.Gitlab(url, private_token=token)
+
+    def park(self, runner, tags):
+        value = {'tag_list': tags, 'description': 'parked', 'active': False}
+        self.gitlab.runners.update(runner.id, value)
+
+    def remember(self, cache, runner):
+        state = {'active': False, 'id': runner.id}
+        cache.update(state)
+"#;
+
+#[test]
+fn dict_handed_to_a_call_by_its_name() {
+    let found = scan_files(&[("pool/manager.py", PY_POOL)]);
+    assert_found(&found, &[("pool/manager.py", 9, "runners-active-property")]);
+    let other: Vec<_> = found
+        .iter()
+        .filter(|(p, l, _)| p == "pool/manager.py" && *l == 13)
+        .collect();
+    assert!(
+        other.is_empty(),
+        "a dict handed to another object's update is not the runner's: {other:?}"
+    );
+}
