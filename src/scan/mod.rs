@@ -392,6 +392,11 @@ impl Scanner {
         if candidates.is_empty() && !markers.suppression {
             return;
         }
+        // A bundler's minified output holds the libraries it was built from, not uses: asked only
+        // of a file in which something was found.
+        if classify::is_bundled(path, text) {
+            return;
+        }
         let class = classify::sniff(class, text);
         let src = Source::new(path, text, class);
         let surely_absent = |needle: &[u8]| scratch.prefilter.surely_absent(needle);
