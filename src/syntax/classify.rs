@@ -642,9 +642,12 @@ fn code_class(lower: &str, ext: &str) -> Option<Class> {
 /// and Kotlin's `src/test/`, RSpec's `spec/`, Jest's `__tests__/` and `__mocks__/`, Go's
 /// `testdata/`, `fixtures/`, VCR's `cassettes/`, end-to-end suites, Ansible's Molecule scenarios.
 /// Compared without case.
-const TEST_DIRS: [&str; 25] = [
+const TEST_DIRS: [&str; 26] = [
     "test",
     "tests",
+    // Test helpers shipped beside the code: Python's `pkg/testing/` (numpy.testing), Go's
+    // `internal/testing/` fakes, a library's fake API server.
+    "testing",
     "spec",
     "specs",
     "__tests__",
@@ -944,6 +947,8 @@ mod tests {
             "Tests/Runner.cs",
             "cypress/e2e/runner.cy.ts",
             "internal/mock_client.go",
+            "src/gitlab_runner_api/testing/server.py",
+            "internal/testing/fake_gitlab.go",
         ] {
             assert!(is_test_path(test), "{test}");
         }
