@@ -91,3 +91,38 @@ fn a_users_evidence_shows_the_api_for_generic_paths() {
     );
     assert!(found.contains(&want), "{found:?}");
 }
+
+#[test]
+fn data_check_counts_the_evidence_and_refuses_a_bad_group() {
+    let dir = common::write_tree(&[
+        (
+            "acme.yml",
+            "schema_version: 1\nevidence:\n  - shows: rest-api\n    markers: [ACME_FORGE_URL, acme-forge-token]\n",
+        ),
+        (
+            "bad.yml",
+            "schema_version: 1\nevidence:\n  - shows: api\n    markers: [ACME_FORGE_URL]\n",
+        ),
+    ]);
+    let check = |file: &str| {
+        Command::new(env!("CARGO_BIN_EXE_uplint"))
+            .current_dir(dir.path())
+            .args(["data", "check", file])
+            .output()
+            .unwrap()
+    };
+    let o = check("acme.yml");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("ok: 0 entries and 2 evidence markers in 1 path valid"),
+        "{err}"
+    );
+    let o = check("bad.yml");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("bad.yml:3:") && err.contains("rest-api, platform, other-platform"),
+        "{err}"
+    );
+}

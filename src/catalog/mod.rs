@@ -93,22 +93,27 @@ impl Catalog {
     }
 
     /// Validate files (`uplint data check`): the same checks as loading, and their ids must not
-    /// clash with the embedded ones. Returns how many entries the files hold.
+    /// clash with the embedded ones. Returns how many entries and evidence markers the files
+    /// hold.
     ///
     /// A file of uplint's own data directory (a directory that holds every embedded file's
     /// name, as `data/` of a checkout does) is checked in the place of the embedded file of its
     /// name, as the catalog will load it once built in: `uplint data check data/18.0.yml` after
     /// an edit checks the edited entries against the rest, not against their own older copy.
-    pub fn check_files(files: &[PathBuf]) -> Result<usize, DataErrors> {
+    pub fn check_files(files: &[PathBuf]) -> Result<(usize, usize), DataErrors> {
         let replaced: BTreeSet<&str> = EMBEDDED
             .iter()
             .map(|(name, ..)| *name)
             .filter(|name| files.iter().any(|f| replaces_embedded(f, name)))
             .collect();
         let mut loader = embedded_loader_without(&replaced);
-        let embedded = loader.entries.len();
+        let embedded = (loader.entries.len(), loader.evidence.len());
         add_paths(&mut loader, files);
-        Ok(loader.finish()?.entries.len() - embedded)
+        let catalog = loader.finish()?;
+        Ok((
+            catalog.entries.len() - embedded.0,
+            catalog.evidence.markers().len() - embedded.1,
+        ))
     }
 
     /// A catalog from in-memory files alone, without the embedded data (tests, fuzzing).
