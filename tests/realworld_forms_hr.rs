@@ -8,9 +8,11 @@
 //! - a request helper named for its verb (`post_wrapper(endpoint='/runners', …)`), which shows
 //!   the method as `requests.post(` does;
 //! - a Scala.js trait named for the runner (`trait RunnerSchema extends js.Object`) declaring
-//!   the runner's removed fields.
+//!   the runner's removed fields;
+//! - a dict bound to a name and handed to python-gitlab's `runners.update` by that name.
+//!
 //! Look-alikes stay silent: a GET of the same path, a `status` key beside a `paused` key, a
-//! helper named for GET, a trait named for another object.
+//! helper named for GET, a trait named for another object, a dict handed to another object.
 
 mod common;
 use common::{assert_found, assert_silent, scan_files};
