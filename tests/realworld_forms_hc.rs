@@ -45,3 +45,32 @@ fn after_script_of_a_hidden_job_template_in_an_unnamed_included_file() {
         .collect();
     assert!(loud.is_empty(), "look-alikes reported: {loud:#?}");
 }
+
+const TOKEN: &str = "runner-registration-token";
+
+/// The registration token read by subscript from a runner settings map named for the runner
+/// (`var.runner_settings["registration_token"]` handed to the template of a register script,
+/// HCL; `cfg.runner["registration_token"]` in Python): the key under its parent, written as a
+/// path. The same read of a GitHub runner's map, and of a map not named for a runner, stay
+/// silent.
+#[test]
+fn registration_token_read_by_subscript_of_a_runner_settings_map() {
+    let found: BTreeSet<(String, u64, String)> = scan(&[
+        (
+            "infra/bootstrap.tf",
+            "data \"template_file\" \"bootstrap\" {\n  template = file(\"${path.module}/bootstrap.sh.tpl\")\n  vars = {\n    gitlab_url = var.gitlab_url\n    reg_token  = var.runner_settings[\"registration_token\"]\n  }\n}\n",
+        ),
+        (
+            "infra/github.tf",
+            "locals {\n  # GitLab mirrors only; runners are GitHub's\n  token = var.github_runner[\"registration_token\"]\n  other = var.settings[\"registration_token\"]\n}\n",
+        ),
+    ])
+    .into_iter()
+    .collect();
+    assert!(
+        found.contains(&hit("infra/bootstrap.tf", 5, TOKEN)),
+        "subscript read of the runner map's registration_token not found in {found:#?}"
+    );
+    let loud: Vec<_> = found.iter().filter(|f| f.0 == "infra/github.tf").collect();
+    assert!(loud.is_empty(), "look-alikes reported: {loud:#?}");
+}
