@@ -74,3 +74,42 @@ fn registration_token_read_by_subscript_of_a_runner_settings_map() {
     let loud: Vec<_> = found.iter().filter(|f| f.0 == "infra/github.tf").collect();
     assert!(loud.is_empty(), "look-alikes reported: {loud:#?}");
 }
+
+const ARGS: &str = "runner-register-server-side-arguments";
+
+/// A registration request sent through the REST API by a generic HTTP task (an Ansible `uri`
+/// whose body is a map built in a fact, the URL a variable defined elsewhere): the POST
+/// /runners parameters `tag_list`, `run_untagged`, `locked`, `maximum_timeout` are keys of a
+/// map named for the registration, in a file that names a registration token. The new flow's
+/// request (POST /user/runners with `runner_type`, no registration token anywhere) and a
+/// runner schema's fields beside a registration token (a client library's type) stay silent.
+#[test]
+fn registration_parameters_as_keys_of_a_request_map_beside_a_registration_token() {
+    let found: BTreeSet<(String, u64, String)> = scan(&[
+        (
+            "roles/ci_runner/tasks/api_register.yml",
+            "- name: Build the registration request\n  set_fact:\n    registration_request:\n      description: \"{{ runner_name }}\"\n      token: \"{{ ci_registration_token }}\"\n      tag_list: \"{{ runner_tags | join(',') }}\"\n      run_untagged: false\n      locked: true\n      maximum_timeout: 3600\n\n- name: Register\n  uri:\n    url: \"{{ ci_api_base }}/runners\"\n    method: POST\n    body_format: json\n    body: \"{{ registration_request }}\"\n",
+        ),
+        (
+            "src/types/runner.ts",
+            "// The runner as GET /runners/:id returns it; registration_token is sent on registration only.\nexport interface RunnerSchema {\n  id: number;\n  tag_list: string[] | null;\n  maximum_timeout: number | null;\n  run_untagged: boolean;\n  locked: boolean;\n}\n",
+        ),
+        (
+            "roles/ci_runner/tasks/api_create.yml",
+            "- name: Create the runner\n  uri:\n    url: \"{{ ci_api_base }}/user/runners\"\n    method: POST\n    headers:\n      PRIVATE-TOKEN: \"{{ api_token }}\"\n    body_format: json\n    body:\n      runner_type: project_type\n      project_id: \"{{ project_id }}\"\n      tag_list: \"{{ runner_tags | join(',') }}\"\n      run_untagged: false\n      locked: true\n",
+        ),
+    ])
+    .into_iter()
+    .collect();
+    for line in [6, 7, 8, 9] {
+        assert!(
+            found.contains(&hit("roles/ci_runner/tasks/api_register.yml", line, ARGS)),
+            "line {line}: registration parameter not found in {found:#?}"
+        );
+    }
+    let loud: Vec<_> = found
+        .iter()
+        .filter(|f| f.0 != "roles/ci_runner/tasks/api_register.yml")
+        .collect();
+    assert!(loud.is_empty(), "look-alikes reported: {loud:#?}");
+}
