@@ -2,6 +2,7 @@
 //! validated, and queried. It knows nothing of scanning or output formats.
 
 pub mod error;
+pub mod evidence;
 mod load;
 pub mod model;
 pub mod query;
@@ -12,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use error::{DataError, DataErrors};
+pub use evidence::Evidence;
 pub use load::SCHEMA_VERSION;
 pub use model::{Change, Emptied, Entry, FileKind, Pattern, Related, Surface};
 
@@ -56,6 +58,11 @@ pub const EMBEDDED: &[(&str, &str, &str)] = &[
         include_str!(concat!(env!("OUT_DIR"), "/18.0.yml.json")),
     ),
     (
+        "evidence.yml",
+        include_str!("../../data/evidence.yml"),
+        include_str!(concat!(env!("OUT_DIR"), "/evidence.yml.json")),
+    ),
+    (
         "api-v5.yml",
         include_str!("../../data/api-v5.yml"),
         include_str!(concat!(env!("OUT_DIR"), "/api-v5.yml.json")),
@@ -67,6 +74,8 @@ pub const EMBEDDED: &[(&str, &str, &str)] = &[
 pub struct Catalog {
     /// Shared with the scanners built from the catalog, which keep them without a copy.
     entries: Arc<[Entry]>,
+    /// The words that show which system a file's names belong to.
+    evidence: Arc<Evidence>,
 }
 
 impl Catalog {
@@ -118,6 +127,11 @@ impl Catalog {
     /// The entries, shared (a scanner keeps them for as long as it lives).
     pub fn shared_entries(&self) -> Arc<[Entry]> {
         Arc::clone(&self.entries)
+    }
+
+    /// The evidence of every data file loaded.
+    pub fn evidence(&self) -> &Arc<Evidence> {
+        &self.evidence
     }
 
     pub fn get(&self, id: &str) -> Option<&Entry> {

@@ -99,8 +99,9 @@ impl PatternKind for RestField {
         v
     }
 
-    fn searched(&self) -> Vec<String> {
-        crate::syntax::rest::searched()
+    fn searched_evidence(&self) -> &'static [crate::catalog::evidence::Shows] {
+        use crate::catalog::evidence::Shows;
+        &[Shows::RestApi, Shows::Platform]
     }
 
     fn replace_with(&self) -> Option<&str> {

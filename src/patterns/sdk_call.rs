@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use crate::catalog::evidence::Shows;
 use super::check::Fields;
 use super::{Hit, PatternKind};
 use crate::syntax::sdk::{self, Resource, Sdk};
@@ -95,11 +96,16 @@ impl PatternKind for SdkCall {
     }
 
     fn context_anchors(&self) -> Vec<String> {
-        let mut v = import_anchors(self.sdk);
+        import_anchors(self.sdk)
+    }
+
+    /// A call counted by its receiver needs a file that names the platform instead.
+    fn context_evidence(&self) -> &'static [Shows] {
         if self.named_receiver_counts() {
-            v.extend(PLATFORM.iter().map(|w| w.to_string()));
+            &[Shows::Platform]
+        } else {
+            &[]
         }
-        v
     }
 
     fn literals(&self) -> Vec<String> {
@@ -200,9 +206,6 @@ impl PatternKind for SdkCall {
     }
 }
 
-/// The platform's names, as files write them.
-const PLATFORM: [&str; 4] = ["gitlab", "GitLab", "Gitlab", "GITLAB"];
-
 impl SdkCall {
     /// Does a call count without the library's import, by its receiver: the gitlab gem's
     /// methods (on an object named for the platform) and python-gitlab's methods of a resource
@@ -224,7 +227,7 @@ impl SdkCall {
             Sdk::RubyGitlab => ruby_path(path),
             _ => {
                 path.ends_with(".py")
-                    && (PLATFORM.iter().any(|w| ctx.contains(w))
+                    && (ctx.evidence().platform().iter().any(|w| ctx.contains(w))
                         || crate::syntax::graphql_types::names_gitlab(path, ""))
             }
         }

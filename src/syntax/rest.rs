@@ -502,30 +502,6 @@ fn joined_by_operator(between: &str) -> bool {
 }
 
 /// The fixed segments of a path template: not empty, not a parameter (`:id`, `*name`).
-/// What shows that a file's paths are REST API paths, wherever they are written: the API base
-/// spelled out (`BASE = ".../api/v4"`, `CI_API_V4_URL`), the header that carries the API's
-/// access token (`'private-token': config.token` of a client whose base URL is configured
-/// elsewhere; its three spellings), or (in code) the Ruby gem's client class, whose request
-/// helpers take API paths. The last is [`RUBY_CLIENT`].
-pub const API_BASE_MARKERS: [&str; 6] = [
-    "/api/v4",
-    "CI_API_V4_URL",
-    "PRIVATE-TOKEN",
-    "private-token",
-    "Private-Token",
-    RUBY_CLIENT,
-];
-
-/// The Ruby gem's client class (a marker of [`API_BASE_MARKERS`] only in code).
-pub const RUBY_CLIENT: &str = "Gitlab::Client";
-
-/// What a REST detector looks for in a file besides its anchors: the [`API_BASE_MARKERS`]. (Not
-/// the templates' other fixed segments: common words such as `projects`, that cost the
-/// prefilter more than the searches they would save.)
-pub fn searched() -> Vec<String> {
-    API_BASE_MARKERS.map(str::to_string).to_vec()
-}
-
 pub fn fixed_segments(template: &str) -> impl DoubleEndedIterator<Item = &str> {
     template
         .split('/')
@@ -1379,9 +1355,7 @@ fn joined_path_at<'a>(text: &'a str, abs: usize, needle: &str, push: Push<'_, 'a
 /// Asked only for a relative path in a call that shows its method.
 fn file_names_platform(ctx: &FileCtx<'_, '_>) -> bool {
     crate::syntax::graphql_types::names_gitlab(ctx.src.path, "")
-        || ["gitlab", "GitLab", "Gitlab", "GITLAB"]
-            .iter()
-            .any(|w| ctx.contains(w))
+        || ctx.evidence().platform().iter().any(|w| ctx.contains(w))
 }
 
 /// A project's endpoint as written below the project's own path, for a helper that puts it
