@@ -389,16 +389,18 @@ pub fn sniff(class: Class, text: &str) -> Class {
 /// templates repository's `docker.yml` or `python/test.yml`, included by other projects): a
 /// top-level job whose own keys are `script`, `extends` or `trigger` together with another job
 /// keyword, or `extends` with `stage`, `script` or a script hook; the top-level `default:` with
-/// a script hook; a top-level `include:` of `local`, `project`, `template`, `remote` or
-/// `component` items. Travis CI (`script:` at the top level), Compose (`extends` with `image`)
+/// a script hook; a hidden job (`.name:`, a template other jobs extend) with a script hook and
+/// another job keyword (`before_script` with `after_script`); a top-level `include:` of `local`,
+/// `project`, `template`, `remote` or `component` items. Travis CI (`script:` at the top level), Compose (`extends` with `image`)
 /// and Ansible task lists (`- name:` items) have none of these. Fed line by line in the pass
 /// [`sniff`] already makes.
 #[derive(Default)]
 struct CiShape {
     /// The keys seen directly under the current top-level key (bits of [`CI_JOB_KEYS`]).
     keys: u16,
-    /// The current top-level key is `default` / `include`.
+    /// The current top-level key is `default` / `include` / a hidden job (`.name`).
     default: bool,
+    hidden: bool,
     include: bool,
     /// The current top-level line is a list item or no key: nothing under it counts.
     list: bool,
@@ -447,6 +449,7 @@ impl CiShape {
                 .filter(|k| !k.starts_with('-'));
             self.list = key.is_none();
             self.default = key == Some("default");
+            self.hidden = key.is_some_and(|k| k.len() > 1 && k.starts_with('.'));
             self.include = key == Some("include");
             self.keys = 0;
             self.child_indent = None;
@@ -477,7 +480,8 @@ impl CiShape {
         let others = k & !(CI_SCRIPT | CI_EXTENDS | CI_TRIGGER) != 0;
         self.found |=
             (job && others && (k & CI_EXTENDS == 0 || k & (CI_STAGE | CI_SCRIPT | CI_HOOKS) != 0))
-                || (self.default && k & CI_HOOKS != 0);
+                || (self.default && k & CI_HOOKS != 0)
+                || (self.hidden && k & CI_HOOKS != 0 && k.count_ones() >= 2);
     }
 
     fn seen(&mut self) -> bool {
