@@ -339,7 +339,8 @@ fn opening_key(text: &str, line_start: usize, open: usize) -> Option<(&str, usiz
 }
 
 /// Offsets of `key` written as a path under one of `parents`: `['parent']['key']`,
-/// `["parent"]["key"]`, `parent.key`, `parent:key` (a Salt pillar path), `parent[:key]`.
+/// `["parent"]["key"]`, `parent["key"]`, `parent.key`, `parent:key` (a Salt pillar path),
+/// `parent[:key]`.
 fn path_offsets<'t>(
     text: &'t str,
     key: &'t str,
@@ -371,11 +372,14 @@ fn path_parent(b: &[u8], at: usize, len: usize, parents: &[String]) -> Option<(u
             return None;
         }
         let mut p = s - 1;
+        // `[` follows the parent's own subscript (`['parent']['key']`) or its bare name
+        // (`var.parent["key"]`, `cfg[:key]`).
         if sep == b'[' {
-            if p == 0 || b[p - 1] != b']' {
-                return None;
+            match p.checked_sub(1).map(|i| b[i]) {
+                Some(b']') => p -= 1,
+                Some(c) if is_name_byte(c) => {}
+                _ => return None,
             }
-            p -= 1;
         }
         let close_quote = p > 0 && matches!(b[p - 1], b'"' | b'\'');
         let name_end = if close_quote { p - 1 } else { p };
@@ -671,7 +675,10 @@ mod tests {
             ("{{ pillar.runner.token }}", true),
             ("pillar.get('gitlab-runner:token')", true),
             ("node[:runner][:token]", true),
+            ("var.gitlab_runner[\"token\"]", true),
             ("x['consul']['token']", false),
+            ("var.settings[\"token\"]", false),
+            ("[\"token\"]", false),
             ("my.token", false),
         ] {
             let at = t.find("token").unwrap();

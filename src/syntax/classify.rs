@@ -389,16 +389,18 @@ pub fn sniff(class: Class, text: &str) -> Class {
 /// templates repository's `docker.yml` or `python/test.yml`, included by other projects): a
 /// top-level job whose own keys are `script`, `extends` or `trigger` together with another job
 /// keyword, or `extends` with `stage`, `script` or a script hook; the top-level `default:` with
-/// a script hook; a top-level `include:` of `local`, `project`, `template`, `remote` or
-/// `component` items. Travis CI (`script:` at the top level), Compose (`extends` with `image`)
+/// a script hook; a hidden job (`.name:`, a template other jobs extend) with a script hook and
+/// another job keyword (`before_script` with `after_script`); a top-level `include:` of `local`,
+/// `project`, `template`, `remote` or `component` items. Travis CI (`script:` at the top level), Compose (`extends` with `image`)
 /// and Ansible task lists (`- name:` items) have none of these. Fed line by line in the pass
 /// [`sniff`] already makes.
 #[derive(Default)]
 struct CiShape {
     /// The keys seen directly under the current top-level key (bits of [`CI_JOB_KEYS`]).
     keys: u16,
-    /// The current top-level key is `default` / `include`.
+    /// The current top-level key is `default` / `include` / a hidden job (`.name`).
     default: bool,
+    hidden: bool,
     include: bool,
     /// The current top-level line is a list item or no key: nothing under it counts.
     list: bool,
@@ -447,6 +449,7 @@ impl CiShape {
                 .filter(|k| !k.starts_with('-'));
             self.list = key.is_none();
             self.default = key == Some("default");
+            self.hidden = key.is_some_and(|k| k.len() > 1 && k.starts_with('.'));
             self.include = key == Some("include");
             self.keys = 0;
             self.child_indent = None;
@@ -477,7 +480,8 @@ impl CiShape {
         let others = k & !(CI_SCRIPT | CI_EXTENDS | CI_TRIGGER) != 0;
         self.found |=
             (job && others && (k & CI_EXTENDS == 0 || k & (CI_STAGE | CI_SCRIPT | CI_HOOKS) != 0))
-                || (self.default && k & CI_HOOKS != 0);
+                || (self.default && k & CI_HOOKS != 0)
+                || (self.hidden && k & CI_HOOKS != 0 && k.count_ones() >= 2);
     }
 
     fn seen(&mut self) -> bool {
@@ -642,9 +646,12 @@ fn code_class(lower: &str, ext: &str) -> Option<Class> {
 /// and Kotlin's `src/test/`, RSpec's `spec/`, Jest's `__tests__/` and `__mocks__/`, Go's
 /// `testdata/`, `fixtures/`, VCR's `cassettes/`, end-to-end suites, Ansible's Molecule scenarios.
 /// Compared without case.
-const TEST_DIRS: [&str; 25] = [
+const TEST_DIRS: [&str; 26] = [
     "test",
     "tests",
+    // Test helpers shipped beside the code: Python's `pkg/testing/` (numpy.testing), Go's
+    // `internal/testing/` fakes, a library's fake API server.
+    "testing",
     "spec",
     "specs",
     "__tests__",
@@ -757,8 +764,67 @@ pub fn is_test_path(path: &str) -> bool {
         )
 }
 
+/// Is a JavaScript file the minified output of a bundler (`dist/assets/index-3f9a1c.js`,
+/// whatever its name): most of its bytes in lines of code thousands of characters long? Such a
+/// file holds the client libraries it was built from (every endpoint of an SDK), not uses a
+/// person wrote, and is not read, like a `*.min.js`. A line of that length that is not code
+/// (a base64 picture inlined in a hand-written file) does not count: code packs brackets and
+/// semicolons, at least one in [`CODE_DENSITY`] bytes.
+pub fn is_bundled(path: &str, text: &str) -> bool {
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    if !matches!(ext, "js" | "mjs" | "cjs") || text.len() < BUNDLED_LINE {
+        return false;
+    }
+    let b = text.as_bytes();
+    let mut minified = 0;
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', b).chain(std::iter::once(b.len())) {
+        let line = &b[start..end];
+        if line.len() >= BUNDLED_LINE {
+            let marks = line
+                .iter()
+                .filter(|&&c| matches!(c, b'{' | b'}' | b';' | b'('))
+                .count();
+            if marks * CODE_DENSITY >= line.len() {
+                minified += line.len();
+            }
+        }
+        start = end + 1;
+    }
+    minified * 2 >= b.len()
+}
+
+/// The length from which a line of a JavaScript file is a bundler's ([`is_bundled`]).
+const BUNDLED_LINE: usize = 2000;
+
+/// Code packs a bracket or semicolon in at least one of this many bytes ([`is_bundled`]).
+const CODE_DENSITY: usize = 50;
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn bundles_are_told_by_their_long_lines_of_code() {
+        let code = "function f(a){return a.get(`geo_nodes/${a}`,{x:1});}".repeat(100);
+        let bundle = format!("(function(){{{code}}})();\n");
+        assert!(is_bundled("docs/assets/index-Dx1.js", &bundle));
+        assert!(is_bundled(
+            "static/app.mjs",
+            &format!("// banner\n{bundle}")
+        ));
+        // The same text in a file of another language, or split into lines, is someone's code.
+        assert!(!is_bundled("src/app.ts", &bundle));
+        let lines = code.replace(";}", ";}\n");
+        assert!(!is_bundled("src/app.js", &lines));
+        // A picture inlined in a hand-written file is a long line, not of code.
+        let logo = format!(
+            "const logo = \"data:image/png;base64,{}\";\n",
+            "iVBORw0KGgo".repeat(400)
+        );
+        let hand =
+            format!("{logo}export async function mr(api) {{\n  return api.get('/changes');\n}}\n");
+        assert!(!is_bundled("src/logo.js", &hand));
+    }
+
     use super::*;
 
     /// Sniffing turns a kind only into one of [`sniffed_kinds`] (the prefilter looks for the
@@ -885,6 +951,8 @@ mod tests {
             "Tests/Runner.cs",
             "cypress/e2e/runner.cy.ts",
             "internal/mock_client.go",
+            "src/gitlab_runner_api/testing/server.py",
+            "internal/testing/fake_gitlab.go",
         ] {
             assert!(is_test_path(test), "{test}");
         }
