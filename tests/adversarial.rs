@@ -10,8 +10,13 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Scans `name` holding `text` alone, with the address space limited to `mem_mib` MiB, and
-/// returns the wall time; fails if it exceeds `secs` (the scan is killed), the scan crashes, or
-/// it ends in anything but a report (exit 0 or 1).
+/// returns its CPU time; fails if that exceeds `secs` (or its wall time `secs` times
+/// [`HANG_FACTOR`]: the scan is killed), the scan crashes, or it ends in anything but a report
+/// (exit 0 or 1).
+#[expect(
+    clippy::zombie_processes,
+    reason = "the child is reaped by wait4, which gives its CPU time"
+)]
 fn scan_within(name: &str, text: &str, secs: u64, mem_mib: u64) -> Duration {
     use std::os::unix::process::CommandExt;
     let dir = tempfile::tempdir().unwrap();
@@ -40,25 +45,56 @@ fn scan_within(name: &str, text: &str, secs: u64, mem_mib: u64) -> Duration {
     }
     let start = Instant::now();
     let mut child = cmd.spawn().unwrap();
+    let pid = child.id() as libc::pid_t;
     loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            let elapsed = start.elapsed();
+        // The scan's own CPU time is what is bounded: on a machine loaded by other work the
+        // wall time of a linear scan can be many times its CPU time. The wall clock only
+        // stops a scan that hangs.
+        let mut status = 0;
+        // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `pid` is this test's own child, not yet reaped; the pointers are to locals.
+        let reaped = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if reaped == pid {
+            let cpu = Duration::from_secs(usage.ru_utime.tv_sec as u64)
+                + Duration::from_micros(usage.ru_utime.tv_usec as u64)
+                + Duration::from_secs(usage.ru_stime.tv_sec as u64)
+                + Duration::from_micros(usage.ru_stime.tv_usec as u64);
             let mut err = String::new();
             std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+            let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
             assert!(
-                matches!(status.code(), Some(0 | 1)),
-                "{name}: {status} within {mem_mib} MiB after {elapsed:?}: {err}"
+                matches!(code, Some(0 | 1)),
+                "{name}: wait status {status} within {mem_mib} MiB after {cpu:?} of CPU: {err}"
             );
-            return elapsed;
+            assert!(
+                cpu <= Duration::from_secs(secs),
+                "{name}: {cpu:?} of CPU, over {secs} s ({} KB)",
+                text.len() / 1000
+            );
+            return cpu;
         }
-        if start.elapsed() > Duration::from_secs(secs) {
+        assert_eq!(
+            reaped,
+            0,
+            "wait4 failed: {}",
+            std::io::Error::last_os_error()
+        );
+        if start.elapsed() > Duration::from_secs(secs * HANG_FACTOR) {
             child.kill().unwrap();
             child.wait().unwrap();
-            panic!("{name}: not done in {secs} s ({} KB)", text.len() / 1000);
+            panic!(
+                "{name}: not done in {} s ({} KB)",
+                secs * HANG_FACTOR,
+                text.len() / 1000
+            );
         }
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// How many times its CPU ceiling a scan may take in wall time before it is taken to hang.
+const HANG_FACTOR: u64 = 6;
 
 const CI: &str = "job:\n  script:\n    - ";
 

@@ -543,3 +543,29 @@ func describe(event *PipelineEvent, expectedEvent *PipelineEvent) bool {
         "{found:?}"
     );
 }
+
+/// A web app's built assets: the bundler's minified JavaScript holds the client library it was
+/// built from (every endpoint of it), whatever the file's name. The app's own source is read.
+#[test]
+fn a_bundlers_output_is_not_the_repositorys_code() {
+    let sdk = "class G extends R{all(e){return p.get()(this,\"geo_nodes\",e)}show(e,t){return p.get()(this,`geo_nodes/${e}`,t)}}".repeat(40);
+    let bundle = format!(
+        "import{{Gitlab as q}}from\"@gitbeaker/rest\";(function(){{const u=1;}})();\n{sdk}\n"
+    );
+    let src = "import { Gitlab } from '@gitbeaker/rest';\nconst api = new Gitlab({ token });\nexport const sites = () => api.GeoNodes.all();\n";
+    let found = common::scan_files(&[
+        ("docs/assets/index-Q3x9Lp.js", &bundle),
+        ("src/sites.ts", src),
+    ]);
+    assert!(found.iter().all(|(p, ..)| p == "src/sites.ts"), "{found:?}");
+    // The same code written out by a person, one statement a line, is read.
+    let written = format!(
+        "import {{ Gitlab }} from \"@gitbeaker/rest\";\n{}",
+        sdk.replace("}}", "}}\n").replace(")}", ")}\n")
+    );
+    let found = common::scan_files(&[("web/geo.js", &written)]);
+    assert!(
+        found.iter().any(|(_, _, id)| id == "geo-nodes-endpoints"),
+        "{found:?}"
+    );
+}

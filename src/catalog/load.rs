@@ -11,12 +11,15 @@ use std::sync::Arc;
 use serde_saphyr::{Location, Spanned};
 
 use super::error::{DataError, offset_of, yaml_error};
+use super::evidence::{Evidence, Marker, Shows};
 use super::model::{
     Change, Emptied, Endpoint, Entry, Param, ParamLocation, ParamType, Related, SourcedPattern,
     Surface,
 };
-use super::raw::{RawEmptied, RawEndpoint, RawEntry, RawFile, RawParam};
+use super::raw::{RawEmptied, RawEndpoint, RawEntry, RawEvidence, RawFile, RawParam};
 use crate::patterns::check::{Check, Problem};
+use crate::syntax::FileKind;
+use crate::syntax::classify::KindSet;
 use crate::version::{Milestone, ServiceVersion};
 
 /// The schema version this build reads.
@@ -36,6 +39,8 @@ pub(crate) struct IdSite {
 #[derive(Default)]
 pub(crate) struct Loader {
     pub entries: Vec<Entry>,
+    /// The `evidence` of every file, in the order read.
+    pub evidence: Vec<Marker>,
     pub errors: Vec<DataError>,
     ids: HashMap<String, IdSite>,
     /// The `related` ids of the entries loaded, checked once every file is read.
@@ -166,6 +171,7 @@ impl Loader {
         entries.sort_unstable_by(|a, b| super::sort_key(a).cmp(&super::sort_key(b)));
         Ok(super::Catalog {
             entries: entries.into(),
+            evidence: Arc::new(Evidence::new(self.evidence)),
         })
     }
 
@@ -259,8 +265,14 @@ impl Loader {
                 entries.push(entry);
             }
         }
+        let evidence: Vec<Marker> = raw
+            .evidence
+            .iter()
+            .flat_map(|r| evidence(&mut ctx, r))
+            .collect();
         if ctx.problems() == 0 {
             self.entries.extend(entries);
+            self.evidence.extend(evidence);
         } else {
             self.errors.extend(ctx.errors());
         }
@@ -581,6 +593,78 @@ fn param(ctx: &mut FileCtx, p: &RawParam) -> Option<Param> {
         required: p.required,
         values: values?,
     })
+}
+
+/// A group of evidence: what it shows, its words (each not empty, without spaces), the kinds
+/// of file it counts in, and where the words were seen.
+fn evidence(ctx: &mut FileCtx, r: &RawEvidence) -> Vec<Marker> {
+    let shows = ctx.check.one_of(
+        &r.shows,
+        "shows",
+        Shows::parse,
+        Spellings(&Shows::ALL, Shows::as_str),
+    );
+    let mut kinds = Vec::new();
+    for f in &r.files {
+        kinds.extend(ctx.check.one_of(
+            f,
+            "files",
+            FileKind::parse,
+            Spellings(&FileKind::ALL, FileKind::as_str),
+        ));
+    }
+    let mut seen_in = Vec::new();
+    for s in &r.seen_in {
+        match s.value.parse::<crate::patterns::seen_in::SeenIn>() {
+            Ok(x) => seen_in.push(x),
+            Err(why) => ctx.check.err_at(
+                s,
+                format!("`seen_in` source `{}`: {why}", s.value),
+                Some("write it as `OWNER/REPO[@COMMIT]:PATH[:LINE]`, e.g. `gitlab-org/gitlab-runner@v16.11.0:common/config.go:594`".into()),
+            ),
+        }
+    }
+    if r.markers.is_empty() {
+        ctx.check.err_at(
+            &r.shows,
+            "an evidence group has no `markers`",
+            Some("list the words that show it, e.g. `markers: [/api/v4]`".into()),
+        );
+    }
+    let words: Vec<String> = r
+        .markers
+        .iter()
+        .filter_map(|m| {
+            let w = ctx.check.non_empty(m, "marker")?;
+            if w.contains(char::is_whitespace) || w != m.value {
+                ctx.check.err_at(
+                    m,
+                    format!("marker `{}` has a space", m.value),
+                    Some("a marker is one word as files write it, e.g. `PRIVATE-TOKEN`".into()),
+                );
+                return None;
+            }
+            Some(w)
+        })
+        .collect();
+    let Some(shows) = shows else {
+        return Vec::new();
+    };
+    let kinds = if r.files.is_empty() {
+        KindSet::all()
+    } else {
+        KindSet::of(kinds)
+    };
+    let seen_in: Arc<[_]> = seen_in.into();
+    words
+        .into_iter()
+        .map(|text| Marker {
+            shows,
+            text,
+            kinds,
+            seen_in: Arc::clone(&seen_in),
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! validated, and queried. It knows nothing of scanning or output formats.
 
 pub mod error;
+pub mod evidence;
 mod load;
 pub mod model;
 pub mod query;
@@ -12,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use error::{DataError, DataErrors};
+pub use evidence::Evidence;
 pub use load::SCHEMA_VERSION;
 pub use model::{Change, Emptied, Entry, FileKind, Pattern, Related, Surface};
 
@@ -56,6 +58,11 @@ pub const EMBEDDED: &[(&str, &str, &str)] = &[
         include_str!(concat!(env!("OUT_DIR"), "/18.0.yml.json")),
     ),
     (
+        "evidence.yml",
+        include_str!("../../data/evidence.yml"),
+        include_str!(concat!(env!("OUT_DIR"), "/evidence.yml.json")),
+    ),
+    (
         "api-v5.yml",
         include_str!("../../data/api-v5.yml"),
         include_str!(concat!(env!("OUT_DIR"), "/api-v5.yml.json")),
@@ -67,6 +74,8 @@ pub const EMBEDDED: &[(&str, &str, &str)] = &[
 pub struct Catalog {
     /// Shared with the scanners built from the catalog, which keep them without a copy.
     entries: Arc<[Entry]>,
+    /// The words that show which system a file's names belong to.
+    evidence: Arc<Evidence>,
 }
 
 impl Catalog {
@@ -84,22 +93,27 @@ impl Catalog {
     }
 
     /// Validate files (`uplint data check`): the same checks as loading, and their ids must not
-    /// clash with the embedded ones. Returns how many entries the files hold.
+    /// clash with the embedded ones. Returns how many entries and evidence markers the files
+    /// hold.
     ///
     /// A file of uplint's own data directory (a directory that holds every embedded file's
     /// name, as `data/` of a checkout does) is checked in the place of the embedded file of its
     /// name, as the catalog will load it once built in: `uplint data check data/18.0.yml` after
     /// an edit checks the edited entries against the rest, not against their own older copy.
-    pub fn check_files(files: &[PathBuf]) -> Result<usize, DataErrors> {
+    pub fn check_files(files: &[PathBuf]) -> Result<(usize, usize), DataErrors> {
         let replaced: BTreeSet<&str> = EMBEDDED
             .iter()
             .map(|(name, ..)| *name)
             .filter(|name| files.iter().any(|f| replaces_embedded(f, name)))
             .collect();
         let mut loader = embedded_loader_without(&replaced);
-        let embedded = loader.entries.len();
+        let embedded = (loader.entries.len(), loader.evidence.len());
         add_paths(&mut loader, files);
-        Ok(loader.finish()?.entries.len() - embedded)
+        let catalog = loader.finish()?;
+        Ok((
+            catalog.entries.len() - embedded.0,
+            catalog.evidence.markers().len() - embedded.1,
+        ))
     }
 
     /// A catalog from in-memory files alone, without the embedded data (tests, fuzzing).
@@ -118,6 +132,11 @@ impl Catalog {
     /// The entries, shared (a scanner keeps them for as long as it lives).
     pub fn shared_entries(&self) -> Arc<[Entry]> {
         Arc::clone(&self.entries)
+    }
+
+    /// The evidence of every data file loaded.
+    pub fn evidence(&self) -> &Arc<Evidence> {
+        &self.evidence
     }
 
     pub fn get(&self, id: &str) -> Option<&Entry> {

@@ -14,7 +14,22 @@ type S = Spanned<String>;
 #[serde(deny_unknown_fields)]
 pub struct RawFile {
     pub schema_version: Spanned<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entries: Vec<RawEntry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evidence: Vec<RawEvidence>,
+}
+
+/// Words that show which system a file's names belong to (`data/evidence.yml`).
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawEvidence {
+    pub shows: S,
+    pub markers: Vec<S>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<S>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seen_in: Vec<S>,
 }
 
 #[derive(Deserialize, Serialize)]

@@ -139,9 +139,14 @@ pub fn versions(cat: &Catalog, a: &VersionsArgs) -> Outcome {
 }
 
 pub fn data_check(files: &[PathBuf]) -> Outcome {
-    let n = Catalog::check_files(files)?;
+    let (n, markers) = Catalog::check_files(files)?;
+    let evidence = match markers {
+        0 => String::new(),
+        1 => " and 1 evidence marker".to_string(),
+        m => format!(" and {m} evidence markers"),
+    };
     eprintln!(
-        "ok: {n} entr{} in {} path{} valid",
+        "ok: {n} entr{}{evidence} in {} path{} valid",
         if n == 1 { "y" } else { "ies" },
         files.len(),
         if files.len() == 1 { "" } else { "s" }

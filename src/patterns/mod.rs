@@ -124,6 +124,17 @@ pub trait PatternKind: Sized {
         Vec::new()
     }
 
+    /// The evidence (`data/evidence.yml`) whose words the file must also hold one of, besides
+    /// [`Self::context_anchors`] (none: no such condition).
+    fn context_evidence(&self) -> &'static [crate::catalog::evidence::Shows] {
+        &[]
+    }
+
+    /// The evidence whose words the detector asks about, as [`Self::searched`].
+    fn searched_evidence(&self) -> &'static [crate::catalog::evidence::Shows] {
+        &[]
+    }
+
     /// The literals a user's file shows when it uses the item (`explain TOKEN`); by default
     /// the anchor alone.
     fn literals(&self) -> Vec<String> {
@@ -324,12 +335,23 @@ impl Pattern {
         each_kind!(self, p => p.anchors())
     }
 
-    pub fn context_anchors(&self) -> Vec<String> {
-        each_kind!(self, p => p.context_anchors())
+    /// The literals of which the file must also hold one: the detector's own, and the words of
+    /// the evidence it needs.
+    pub fn context_anchors(&self, ev: &crate::catalog::Evidence) -> Vec<String> {
+        let mut v = each_kind!(self, p => p.context_anchors());
+        for shows in each_kind!(self, p => p.context_evidence()) {
+            v.extend(ev.words(*shows).map(str::to_string));
+        }
+        v
     }
 
-    pub fn searched(&self) -> Vec<String> {
-        each_kind!(self, p => p.searched())
+    /// The literals the detector asks about: its own, and the words of the evidence it reads.
+    pub fn searched(&self, ev: &crate::catalog::Evidence) -> Vec<String> {
+        let mut v = each_kind!(self, p => p.searched());
+        for shows in each_kind!(self, p => p.searched_evidence()) {
+            v.extend(ev.words(*shows).map(str::to_string));
+        }
+        v
     }
 
     pub fn literals(&self) -> Vec<String> {

@@ -8,6 +8,7 @@
 use serde::Serialize;
 
 use super::check::Fields;
+use crate::catalog::evidence::{Evidence, Shows};
 use super::sdk_field::resource_and_name;
 use super::{Hit, PatternKind};
 use crate::syntax::sdk::{self, Resource, names_event};
@@ -59,8 +60,11 @@ impl PatternKind for ResourceField {
         };
         v.extend(self.resource.path_segment().map(str::to_string));
         v.extend(self.resource.own_member().map(str::to_string));
-        v.extend(PLATFORM.iter().map(|w| w.to_string()));
         v
+    }
+
+    fn context_evidence(&self) -> &'static [Shows] {
+        &[Shows::Platform]
     }
 
     fn describe(&self) -> String {
@@ -86,7 +90,9 @@ impl PatternKind for ResourceField {
         }
         // A type definition counts in a file that mentions the platform; a recorded response's
         // own keys say enough.
-        let platform = !json && (mentions_platform(text) || path_names_platform(ctx.src.path));
+        let ev = ctx.evidence();
+        let platform =
+            !json && (mentions_platform(ev, text) || path_names_platform(ctx.src.path));
         let mut out = Vec::new();
         // Each type's answer once: a type of many fields is not searched for once per field.
         let mut payload_types = super::Answers::default();
@@ -123,7 +129,7 @@ impl PatternKind for ResourceField {
                     || ((declared.is_none() || in_type.is_some())
                         && literal_key(text, at, end)
                         && self.json_object_is_resource(ctx, at)
-                        && !built_for_other_platform(text, at))
+                        && !built_for_other_platform(ev, text, at))
                     // A Kotlin data class's property whose fellow properties are the
                     // resource's keys (`data class MergeRequestsDTOItem(val iid: Int, …,
                     // val source_branch: String, …, val merge_status: String,`).
@@ -302,23 +308,13 @@ fn member_of_event(text: &str, r: &str) -> bool {
     })
 }
 
-/// The platform's names, as files write them.
-const PLATFORM: [&str; 5] = ["gitlab", "GitLab", "Gitlab", "GITLAB", "gid://gitlab/"];
-
-/// Other platforms whose objects have fields of the same names (GitHub's `merged_by`, Azure
-/// DevOps' `MergeStatus`): a file that names one needs the evidence near the field.
-const OTHER_PLATFORMS: [&str; 10] = [
-    "github", "GitHub", "Github", "GITHUB", "bitbucket", "Bitbucket", "gitea", "Gitea", "azure",
-    "Azure",
-];
-
 /// Does the text name another platform as an object of its own, not only as the host of a
 /// repository's address: `https://github.com/owner/repo/pull/265` in a docstring, a Go
 /// module path (`"github.com/xanzy/go-gitlab"`) and a reverse-domain package
 /// (`package com.github.someone.bot`) say where code lives, not whose API it reads;
 /// `api.github.com`, `github.NewClient`, `GitHub` still name it.
-fn names_other_platform(t: &str) -> bool {
-    OTHER_PLATFORMS.iter().any(|w| {
+fn names_other_platform(ev: &Evidence, t: &str) -> bool {
+    ev.other_platform().iter().any(|w| {
         t.match_indices(w).any(|(i, _)| {
             let after = &t[i + w.len()..];
             // A Java or Scala package named the reverse-domain way after an account there
@@ -334,10 +330,10 @@ fn names_other_platform(t: &str) -> bool {
 /// Is the object literal at `at` built from another platform's data: the code around it
 /// ([`REGION`]) names another platform and not this one (a dashboard mapping GitHub's pull
 /// requests into the merge request's shape: `merged_by: null`)?
-fn built_for_other_platform(text: &str, at: usize) -> bool {
+fn built_for_other_platform(ev: &Evidence, text: &str, at: usize) -> bool {
     let (a, b) = (at.saturating_sub(REGION), (at + REGION).min(text.len()));
     let near = &text[floor(text, a)..floor(text, b)];
-    names_other_platform(near) && !mentions_platform(near)
+    names_other_platform(ev, near) && !mentions_platform(ev, near)
 }
 
 /// Does the file's path name the platform (`gitlabMergeRequest.go`, `services/gitlab/mr.go`)?
@@ -359,22 +355,23 @@ impl ResourceField {
     fn detect_with_evidence(&self, ctx: &FileCtx, out: &mut Vec<Hit>) {
         let text = ctx.src.text;
         let path = self.resource.path_segment();
+        let ev = ctx.evidence();
         let shows = |t: &str| {
-            PLATFORM.iter().any(|w| t.contains(w))
+            mentions_platform(ev, t)
                 || path.is_some_and(|p| {
                     t.match_indices(p).any(|(i, _)| {
                         t[..i].ends_with('/') || t[i + p.len()..].starts_with('/')
                     })
                 })
         };
-        let names_other = |t: &str| names_other_platform(t);
+        let names_other = |t: &str| names_other_platform(ev, t);
         // What the prefilter's pass knows first: the platform's names are its literals.
         // A field already found in the resource's own definition or recorded response (a
         // struct or document whose keys are the resource's) shows it too.
         // So does a read of the platform's own numbering of the resource (`mr.iid`): a module
         // handed the library's objects by its caller imports nothing and may name nothing.
         let file_shows = !out.is_empty()
-            || PLATFORM.iter().any(|w| ctx.contains(w))
+            || ev.platform().iter().any(|w| ctx.contains(w))
             || self.resource.own_member().is_some_and(|m| ctx.contains(m))
             || path.is_some_and(|p| ctx.contains(p) && shows(text))
             || path_names_platform(ctx.src.path);
@@ -693,7 +690,10 @@ fn declared_name(line: &str) -> Option<&str> {
         w.trim_start_matches(['[', ']', '*'])
     }
     if let Some(i) = words.iter().position(|w| {
-        matches!(bare(w), "type" | "interface" | "class" | "struct" | "record")
+        matches!(
+            bare(w),
+            "type" | "interface" | "class" | "struct" | "record" | "trait"
+        )
     }) {
         // A Go struct nested in another is named by its field (`Runner struct {`,
         // `Runners []struct {`, `Runner *struct {`, a literal's `Runner: struct {`).
@@ -753,9 +753,10 @@ impl ResourceField {
     }
 }
 
-/// Does the file mention the platform at all (`gitlab`, `GitLab`, `Gitlab`)?
-fn mentions_platform(text: &str) -> bool {
-    PLATFORM
+/// Does the text mention the platform at all (`gitlab`, `GitLab`, `Gitlab`: the evidence that
+/// shows it)?
+fn mentions_platform(ev: &Evidence, text: &str) -> bool {
+    ev.platform()
         .iter()
         .any(|w| memchr::memmem::find(text.as_bytes(), w.as_bytes()).is_some())
 }

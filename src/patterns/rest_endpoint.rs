@@ -67,8 +67,9 @@ impl PatternKind for RestEndpoint {
         vec![self.path.clone()]
     }
 
-    fn searched(&self) -> Vec<String> {
-        crate::syntax::rest::searched()
+    fn searched_evidence(&self) -> &'static [crate::catalog::evidence::Shows] {
+        use crate::catalog::evidence::Shows;
+        &[Shows::RestApi, Shows::Platform]
     }
 
     fn describe(&self) -> String {

@@ -99,8 +99,9 @@ impl PatternKind for RestField {
         v
     }
 
-    fn searched(&self) -> Vec<String> {
-        crate::syntax::rest::searched()
+    fn searched_evidence(&self) -> &'static [crate::catalog::evidence::Shows] {
+        use crate::catalog::evidence::Shows;
+        &[Shows::RestApi, Shows::Platform]
     }
 
     fn replace_with(&self) -> Option<&str> {
@@ -247,10 +248,36 @@ fn quoted_on_line(text: &str, end: usize, values: &[String]) -> bool {
         limit -= 1;
     }
     let line_end = memchr::memchr(b'\n', &text.as_bytes()[end..limit]).map_or(limit, |i| end + i);
-    let line = &text[end..line_end];
-    values
-        .iter()
-        .any(|v| line.contains(&format!("\"{v}\"")) || line.contains(&format!("'{v}'")))
+    let mut line = &text[end..line_end];
+    // The key's own closing quote (`"status": "paused"`, `['status'] == 'paused'`).
+    if line.starts_with(['"', '\'']) {
+        line = &line[1..];
+    }
+    // The quoted values that follow the field: the first quoted string after it, and those
+    // after that one in a list (`in ('paused', 'active')`, `'stale' | 'active'`). A quoted word
+    // after another key is that key's (`paused:string,status:string,…{name:'paused'}`).
+    let mut rest = line;
+    let mut first = true;
+    while let Some(q) = rest.find(['"', '\'']) {
+        let between = &rest[..q];
+        let list_gap = between
+            .chars()
+            .all(|c| c.is_whitespace() || matches!(c, ',' | '|'));
+        if !first && !list_gap {
+            return false;
+        }
+        let quote = rest.as_bytes()[q] as char;
+        let Some(len) = rest[q + 1..].find(quote) else {
+            return false;
+        };
+        let word = &rest[q + 1..q + 1 + len];
+        if values.iter().any(|v| v == word) {
+            return true;
+        }
+        rest = &rest[q + 2 + len..];
+        first = false;
+    }
+    false
 }
 
 /// Is `at` inside a string that opens on its line (an odd number of unescaped `"` before it:

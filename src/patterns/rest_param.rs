@@ -61,8 +61,9 @@ impl PatternKind for RestParam {
         vec![self.name.clone()]
     }
 
-    fn searched(&self) -> Vec<String> {
-        crate::syntax::rest::searched()
+    fn searched_evidence(&self) -> &'static [crate::catalog::evidence::Shows] {
+        use crate::catalog::evidence::Shows;
+        &[Shows::RestApi, Shows::Platform]
     }
 
     fn describe(&self) -> String {

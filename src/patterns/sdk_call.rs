@@ -5,6 +5,7 @@
 
 use serde::Serialize;
 
+use crate::catalog::evidence::Shows;
 use super::check::Fields;
 use super::{Hit, PatternKind};
 use crate::syntax::sdk::{self, Resource, Sdk};
@@ -95,11 +96,16 @@ impl PatternKind for SdkCall {
     }
 
     fn context_anchors(&self) -> Vec<String> {
-        let mut v = import_anchors(self.sdk);
+        import_anchors(self.sdk)
+    }
+
+    /// A call counted by its receiver needs a file that names the platform instead.
+    fn context_evidence(&self) -> &'static [Shows] {
         if self.named_receiver_counts() {
-            v.extend(PLATFORM.iter().map(|w| w.to_string()));
+            &[Shows::Platform]
+        } else {
+            &[]
         }
-        v
     }
 
     fn literals(&self) -> Vec<String> {
@@ -191,6 +197,7 @@ impl PatternKind for SdkCall {
                 continue;
             };
             self.argument_keys(ctx, open, close, &mut out);
+            self.named_argument_dicts(ctx, at, open, close, &mut out);
         }
         if let Some(attributes) = self.declared_attributes() {
             self.declarations(ctx, attributes, &mut out);
@@ -200,8 +207,8 @@ impl PatternKind for SdkCall {
     }
 }
 
-/// The platform's names, as files write them.
-const PLATFORM: [&str; 4] = ["gitlab", "GitLab", "Gitlab", "GITLAB"];
+/// How far before a call a dict handed to it by name is looked for (about 20 lines).
+const NAMED_DICT_REACH: usize = 2000;
 
 impl SdkCall {
     /// Does a call count without the library's import, by its receiver: the gitlab gem's
@@ -224,7 +231,7 @@ impl SdkCall {
             Sdk::RubyGitlab => ruby_path(path),
             _ => {
                 path.ends_with(".py")
-                    && (PLATFORM.iter().any(|w| ctx.contains(w))
+                    && (ctx.evidence().platform().iter().any(|w| ctx.contains(w))
                         || crate::syntax::graphql_types::names_gitlab(path, ""))
             }
         }
@@ -357,6 +364,55 @@ impl SdkCall {
                     continue;
                 }
                 out.push(Hit::new(a, e, format!("{} {arg}", self.call)));
+            }
+        }
+    }
+
+    /// A dict or object literal bound to a name in the lines before the call at `at` and handed
+    /// to it by that name (`value = {'active': False}` … `gl.runners.update(id, value)`): its
+    /// keys are the call's arguments.
+    fn named_argument_dicts(
+        &self,
+        ctx: &FileCtx,
+        at: usize,
+        open: usize,
+        close: usize,
+        out: &mut Vec<Hit>,
+    ) {
+        let text = ctx.src.text;
+        let b = text.as_bytes();
+        let line = crate::syntax::line_start_within(b, at, 512);
+        let mut from = line.saturating_sub(NAMED_DICT_REACH);
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        let before = &text[from..line];
+        let before = before
+            .char_indices()
+            .find(|&(_, c)| c == '\n')
+            .map_or(before, |(i, _)| &before[i + 1..]);
+        let base = line - before.len();
+        for name in text[open + 1..close].split(',').map(str::trim) {
+            let ident = !name.is_empty()
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+                && name.bytes().all(crate::syntax::is_ident_byte);
+            if !ident {
+                continue;
+            }
+            // The last binding of the name before the call: `name = {` on a line of its own.
+            let Some(brace) = before.lines().rev().find_map(|l| {
+                let rest = l.trim_start().strip_prefix(name)?;
+                let rest = rest.trim_start().strip_prefix('=')?;
+                let rest = rest.trim_start();
+                rest.starts_with('{').then(|| {
+                    let line_at = l.as_ptr() as usize - before.as_ptr() as usize;
+                    base + line_at + (l.len() - rest.len())
+                })
+            }) else {
+                continue;
+            };
+            if let Some(end) = sdk::matching(text, brace) {
+                self.argument_keys(ctx, brace, end, out);
             }
         }
     }

@@ -231,6 +231,8 @@ pub struct Scanner {
     prefilter: prefilter::Prefilter,
     options: Options,
     per_path: Vec<(globset::GlobMatcher, Vec<String>)>,
+    /// The words that show which system a file's names belong to (the catalog's evidence).
+    evidence: Arc<crate::catalog::Evidence>,
 }
 
 /// A region's copy up to the end of the line where the region ends: the blank text after it
@@ -255,6 +257,7 @@ fn selected(entry: &Entry, options: &Options) -> bool {
 impl Scanner {
     pub fn new(catalog: &Catalog, options: Options) -> Result<Scanner, ScanError> {
         let entries = catalog.shared_entries();
+        let evidence = Arc::clone(catalog.evidence());
         let selected: Vec<bool> = entries.iter().map(|e| selected(e, &options)).collect();
         let mut targets = Vec::new();
         // Per target: the literals of which one must occur, those of which one must also, and
@@ -266,8 +269,8 @@ impl Scanner {
                     KindSet::of(FileKind::ALL.into_iter().filter(|&k| p.pattern.applies(k)));
                 needs.push(prefilter::Needs {
                     anchors: p.anchors(),
-                    context: p.context_anchors(),
-                    searched: p.pattern.searched(),
+                    context: p.context_anchors(&evidence),
+                    searched: p.pattern.searched(&evidence),
                     kinds,
                 });
                 targets.push(Target {
@@ -293,7 +296,7 @@ impl Scanner {
                 let mut searched: Vec<String> = e
                     .patterns
                     .iter()
-                    .flat_map(|p| p.pattern.searched())
+                    .flat_map(|p| p.pattern.searched(&evidence))
                     .collect();
                 searched.sort();
                 searched.dedup();
@@ -327,6 +330,7 @@ impl Scanner {
             targets,
             options,
             per_path,
+            evidence,
         })
     }
 
@@ -388,6 +392,11 @@ impl Scanner {
         if candidates.is_empty() && !markers.suppression {
             return;
         }
+        // A bundler's minified output holds the libraries it was built from, not uses: asked only
+        // of a file in which something was found.
+        if classify::is_bundled(path, text) {
+            return;
+        }
         let class = classify::sniff(class, text);
         let src = Source::new(path, text, class);
         let surely_absent = |needle: &[u8]| scratch.prefilter.surely_absent(needle);
@@ -397,6 +406,7 @@ impl Scanner {
             surely_absent: &surely_absent,
         };
         let ctx = FileCtx::new(&src)
+            .with_evidence(&self.evidence)
             .with_ci_project(file.ci_project)
             .with_first_offsets(first, true);
         let mut sink = Sink::new(self);
@@ -416,13 +426,17 @@ impl Scanner {
             let inner = embedded::isolate(text, &region);
             let inner = through_last_line(&inner, region.end);
             let inner_src = Source::new(region.file_name(), inner, region.class);
-            let inner_ctx = FileCtx::new(&inner_src).with_first_offsets(first, false);
+            let inner_ctx = FileCtx::new(&inner_src)
+                .with_evidence(&self.evidence)
+                .with_first_offsets(first, false);
             self.detect(candidates, &inner_ctx, &mut sink);
             for nested in embedded::regions(region.file_name(), region.class, inner) {
                 let nested_text = embedded::isolate(inner, &nested);
                 let nested_text = through_last_line(&nested_text, nested.end);
                 let nested_src = Source::new(nested.file_name(), nested_text, nested.class);
-                let nested_ctx = FileCtx::new(&nested_src).with_first_offsets(first, false);
+                let nested_ctx = FileCtx::new(&nested_src)
+                    .with_evidence(&self.evidence)
+                    .with_first_offsets(first, false);
                 self.detect(candidates, &nested_ctx, &mut sink);
             }
         }

@@ -642,9 +642,12 @@ fn code_class(lower: &str, ext: &str) -> Option<Class> {
 /// and Kotlin's `src/test/`, RSpec's `spec/`, Jest's `__tests__/` and `__mocks__/`, Go's
 /// `testdata/`, `fixtures/`, VCR's `cassettes/`, end-to-end suites, Ansible's Molecule scenarios.
 /// Compared without case.
-const TEST_DIRS: [&str; 25] = [
+const TEST_DIRS: [&str; 26] = [
     "test",
     "tests",
+    // Test helpers shipped beside the code: Python's `pkg/testing/` (numpy.testing), Go's
+    // `internal/testing/` fakes, a library's fake API server.
+    "testing",
     "spec",
     "specs",
     "__tests__",
@@ -757,8 +760,67 @@ pub fn is_test_path(path: &str) -> bool {
         )
 }
 
+/// Is a JavaScript file the minified output of a bundler (`dist/assets/index-3f9a1c.js`,
+/// whatever its name): most of its bytes in lines of code thousands of characters long? Such a
+/// file holds the client libraries it was built from (every endpoint of an SDK), not uses a
+/// person wrote, and is not read, like a `*.min.js`. A line of that length that is not code
+/// (a base64 picture inlined in a hand-written file) does not count: code packs brackets and
+/// semicolons, at least one in [`CODE_DENSITY`] bytes.
+pub fn is_bundled(path: &str, text: &str) -> bool {
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    if !matches!(ext, "js" | "mjs" | "cjs") || text.len() < BUNDLED_LINE {
+        return false;
+    }
+    let b = text.as_bytes();
+    let mut minified = 0;
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', b).chain(std::iter::once(b.len())) {
+        let line = &b[start..end];
+        if line.len() >= BUNDLED_LINE {
+            let marks = line
+                .iter()
+                .filter(|&&c| matches!(c, b'{' | b'}' | b';' | b'('))
+                .count();
+            if marks * CODE_DENSITY >= line.len() {
+                minified += line.len();
+            }
+        }
+        start = end + 1;
+    }
+    minified * 2 >= b.len()
+}
+
+/// The length from which a line of a JavaScript file is a bundler's ([`is_bundled`]).
+const BUNDLED_LINE: usize = 2000;
+
+/// Code packs a bracket or semicolon in at least one of this many bytes ([`is_bundled`]).
+const CODE_DENSITY: usize = 50;
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn bundles_are_told_by_their_long_lines_of_code() {
+        let code = "function f(a){return a.get(`geo_nodes/${a}`,{x:1});}".repeat(100);
+        let bundle = format!("(function(){{{code}}})();\n");
+        assert!(is_bundled("docs/assets/index-Dx1.js", &bundle));
+        assert!(is_bundled(
+            "static/app.mjs",
+            &format!("// banner\n{bundle}")
+        ));
+        // The same text in a file of another language, or split into lines, is someone's code.
+        assert!(!is_bundled("src/app.ts", &bundle));
+        let lines = code.replace(";}", ";}\n");
+        assert!(!is_bundled("src/app.js", &lines));
+        // A picture inlined in a hand-written file is a long line, not of code.
+        let logo = format!(
+            "const logo = \"data:image/png;base64,{}\";\n",
+            "iVBORw0KGgo".repeat(400)
+        );
+        let hand =
+            format!("{logo}export async function mr(api) {{\n  return api.get('/changes');\n}}\n");
+        assert!(!is_bundled("src/logo.js", &hand));
+    }
+
     use super::*;
 
     /// Sniffing turns a kind only into one of [`sniffed_kinds`] (the prefilter looks for the
@@ -885,6 +947,8 @@ mod tests {
             "Tests/Runner.cs",
             "cypress/e2e/runner.cy.ts",
             "internal/mock_client.go",
+            "src/gitlab_runner_api/testing/server.py",
+            "internal/testing/fake_gitlab.go",
         ] {
             assert!(is_test_path(test), "{test}");
         }

@@ -629,9 +629,111 @@ fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
             end += 1;
         }
         starts.push((at, end));
+        if let Some(name) = assigned_to(b, at, end) {
+            starts.extend(uses_of(text, name));
+        }
+    }
+    // A variable quoted as a word of its own (`"$RUNNER" register`, `"${GITLAB_RUNNER}"
+    // register`): the program ends past its closing quote, as a quoted path's does.
+    for (at, end) in &mut starts {
+        if *at > 0
+            && matches!(b[*at - 1], b'"' | b'\'')
+            && b[*at] == b'$'
+            && b.get(*end) == Some(&b[*at - 1])
+            && matches!(b.get(*end + 1), Some(b' ' | b'\t'))
+        {
+            *end += 1;
+        }
     }
     starts.sort_unstable();
+    starts.dedup();
     starts
+}
+
+/// The variable whose value is the program written at `at..end`: a quoted path that ends with it
+/// on an assignment's line (`RUNNER_BIN = "/usr/local/bin/gitlab-runner"`, `runnerPath :=
+/// "gitlab-runner"`, `const bin = process.env.RUNNER_BIN || "gitlab-runner";`). Its name, if
+/// it has at least three characters.
+fn assigned_to(b: &[u8], at: usize, end: usize) -> Option<&str> {
+    let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
+    let q = b.get(end).copied().unwrap_or(b'\n');
+    if !matches!(q, b'"' | b'\'' | b'`') {
+        return shell_assigned_to(b, line_start, at, q);
+    }
+    // The opening quote: the value is a path without blanks up to the program.
+    let open = b[line_start..at].iter().rposition(|&c| c == q)? + line_start;
+    if b[open + 1..at]
+        .iter()
+        .any(|c| c.is_ascii_whitespace() || *c == b'$' || *c == b'{')
+    {
+        return None;
+    }
+    // The assignment's `=` (not `==`, `!=`, `<=`, `>=`, `=>`) before it on the line, and the
+    // name right before that (`:=` of Go too).
+    let before = &b[line_start..open];
+    let eq = (0..before.len()).find(|&i| {
+        before[i] == b'='
+            && before.get(i + 1).is_none_or(|&c| c != b'=' && c != b'>')
+            && (i == 0 || !matches!(before[i - 1], b'=' | b'!' | b'<' | b'>'))
+    })?;
+    let name_end = before[..eq]
+        .strip_suffix(b":")
+        .unwrap_or(&before[..eq])
+        .trim_ascii_end()
+        .len();
+    let name_start = before[..name_end]
+        .iter()
+        .rposition(|&c| !super::is_ident_byte(c))
+        .map_or(0, |i| i + 1);
+    let name = std::str::from_utf8(&before[name_start..name_end]).ok()?;
+    (name.len() >= 3 && !name.as_bytes()[0].is_ascii_digit()).then_some(name)
+}
+
+/// A shell variable assigned the program unquoted: `RUNNER=/usr/bin/gitlab-runner` (or
+/// `export RUNNER=…`) as a word of its own, the program at its end.
+fn shell_assigned_to(b: &[u8], line_start: usize, at: usize, after: u8) -> Option<&str> {
+    if !matches!(after, b'\n' | b'\r' | b' ' | b'\t' | b';') {
+        return None;
+    }
+    let word_start = b[line_start..at]
+        .iter()
+        .rposition(|c| c.is_ascii_whitespace() || *c == b';')
+        .map_or(line_start, |i| line_start + i + 1);
+    let word = &b[word_start..at];
+    let eq = word.iter().position(|&c| c == b'=')?;
+    let name = std::str::from_utf8(&word[..eq]).ok()?;
+    let value = &word[eq + 1..];
+    let ok = name.len() >= 3
+        && name.bytes().all(super::is_ident_byte)
+        && !name.as_bytes()[0].is_ascii_digit()
+        && value
+            .iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'/' | b'.' | b'-' | b'_'));
+    ok.then_some(name)
+}
+
+/// Where the variable `name` is interpolated as a word of a string: `{name}` (Python's f-strings
+/// and `.format`), `${name}`, `$name`, `#{name}`. Ranges of the whole use.
+fn uses_of<'t>(text: &'t str, name: &'t str) -> impl Iterator<Item = (usize, usize)> + 't {
+    let b = text.as_bytes();
+    memchr::memmem::find_iter(b, name.as_bytes()).filter_map(move |at| {
+        let end = at + name.len();
+        if b.get(end).is_some_and(|&c| super::is_ident_byte(c)) || at == 0 {
+            return None;
+        }
+        match b[at - 1] {
+            b'$' => Some((at - 1, end)),
+            b'{' if b.get(end) == Some(&b'}') => {
+                let opens = if at >= 2 && matches!(b[at - 2], b'$' | b'#') {
+                    at - 2
+                } else {
+                    at - 1
+                };
+                Some((opens, end + 1))
+            }
+            _ => None,
+        }
+    })
 }
 
 /// Is the program at `at..end` the end of a quoted path that is a whole word followed by more

@@ -14,6 +14,7 @@ use super::sdk_declarations;
 use super::source::Source;
 use super::words::WordBytes;
 use super::yaml::{self, Doc};
+use crate::catalog::Evidence;
 
 /// In [`FirstOffsets::first`]: the literal does not occur.
 pub const ABSENT: usize = usize::MAX;
@@ -114,6 +115,8 @@ impl FirstOffsets<'_> {
 /// A file under scan, with its structure parsed on first use.
 pub struct FileCtx<'s, 'a> {
     pub src: &'s Source<'a>,
+    /// The words that show which system the file's names belong to.
+    evidence: &'s Evidence,
     /// Where the literals of the prefilter first occur in the file, when it ran.
     first: Option<FirstOffsets<'s>>,
     /// `first` gives this text's own offsets (not the offsets of a file a region is part of).
@@ -178,6 +181,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     pub fn new(src: &'s Source<'a>) -> Self {
         Self {
             src,
+            evidence: Evidence::embedded(),
             first: None,
             first_is_own: false,
             yaml: OnceCell::new(),
@@ -198,6 +202,18 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             ci_project: None,
             ci_jobs: OnceCell::new(),
         }
+    }
+
+    /// Read the file with this evidence (the scanner's catalog's; the embedded data's if not
+    /// given).
+    pub fn with_evidence(mut self, evidence: &'s Evidence) -> Self {
+        self.evidence = evidence;
+        self
+    }
+
+    /// The words that show which system the file's names belong to.
+    pub fn evidence(&self) -> &'s Evidence {
+        self.evidence
     }
 
     /// The file is part of a project's CI configuration with these jobs.
@@ -411,14 +427,14 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         )
     }
 
-    /// Does the file show the REST API ([`rest::API_BASE_MARKERS`]: its base spelled out, its
-    /// token's header, or in code the Ruby gem's client class)? Read once.
+    /// Does the file show the REST API (the evidence of `shows: rest-api`: its base spelled out,
+    /// its token's header, or in code the Ruby gem's client class)? Read once.
     pub fn shows_rest_api_base(&self) -> bool {
         *self.rest_api_base.get_or_init(|| {
-            rest::API_BASE_MARKERS.iter().any(|m| {
-                (*m != rest::RUBY_CLIENT || self.src.class.kind == FileKind::Code)
-                    && self.contains(m)
-            })
+            let kind = self.src.class.kind;
+            self.evidence
+                .rest_api()
+                .any(|(m, kinds)| kinds.contains(kind) && self.contains(m))
         })
     }
 

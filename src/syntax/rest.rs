@@ -502,30 +502,6 @@ fn joined_by_operator(between: &str) -> bool {
 }
 
 /// The fixed segments of a path template: not empty, not a parameter (`:id`, `*name`).
-/// What shows that a file's paths are REST API paths, wherever they are written: the API base
-/// spelled out (`BASE = ".../api/v4"`, `CI_API_V4_URL`), the header that carries the API's
-/// access token (`'private-token': config.token` of a client whose base URL is configured
-/// elsewhere; its three spellings), or (in code) the Ruby gem's client class, whose request
-/// helpers take API paths. The last is [`RUBY_CLIENT`].
-pub const API_BASE_MARKERS: [&str; 6] = [
-    "/api/v4",
-    "CI_API_V4_URL",
-    "PRIVATE-TOKEN",
-    "private-token",
-    "Private-Token",
-    RUBY_CLIENT,
-];
-
-/// The Ruby gem's client class (a marker of [`API_BASE_MARKERS`] only in code).
-pub const RUBY_CLIENT: &str = "Gitlab::Client";
-
-/// What a REST detector looks for in a file besides its anchors: the [`API_BASE_MARKERS`]. (Not
-/// the templates' other fixed segments: common words such as `projects`, that cost the
-/// prefilter more than the searches they would save.)
-pub fn searched() -> Vec<String> {
-    API_BASE_MARKERS.map(str::to_string).to_vec()
-}
-
 pub fn fixed_segments(template: &str) -> impl DoubleEndedIterator<Item = &str> {
     template
         .split('/')
@@ -639,6 +615,33 @@ fn opens_block(before: &[u8]) -> bool {
 /// an inner call inside `rsps.add(method=…, url=re.compile(…))`).
 fn call_span_at(text: &str, at: usize, levels: usize) -> Option<(usize, usize)> {
     let b = text.as_bytes();
+    let open = enclosing_open(b, at, levels)?;
+    let mut depth = 0usize;
+    let upper = (at + 4000).min(b.len());
+    // A generic call (`api.getJson<{ merge_status: string }>(…)`, `client.get<MergeRequest>(…)`):
+    // the statement starts at its callee, before the type arguments.
+    let callee = generic_arguments_start(b, open).unwrap_or(open);
+    let close = (open..upper).find(|&i| {
+        match b[i] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                return depth == 0;
+            }
+            _ => {}
+        }
+        false
+    })?;
+    let start = b[..callee]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    Some((start, close + 1))
+}
+
+/// The `(` of the call expression `levels` parentheses further out than the innermost one that
+/// holds `at`, unless `at` is in a block (a callback's or a loop's body) before it.
+fn enclosing_open(b: &[u8], at: usize, levels: usize) -> Option<usize> {
     let lower = at.saturating_sub(2000);
     let mut skip = levels;
     let mut depth = 0usize;
@@ -663,28 +666,29 @@ fn call_span_at(text: &str, at: usize, levels: usize) -> Option<(usize, usize)> 
             _ => {}
         }
     }
-    let open = open?;
-    let mut depth = 0usize;
-    let upper = (at + 4000).min(b.len());
-    // A generic call (`api.getJson<{ merge_status: string }>(…)`, `client.get<MergeRequest>(…)`):
-    // the statement starts at its callee, before the type arguments.
-    let callee = generic_arguments_start(b, open).unwrap_or(open);
-    let close = (open..upper).find(|&i| {
-        match b[i] {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                return depth == 0;
-            }
-            _ => {}
-        }
-        false
-    })?;
-    let start = b[..callee]
+    open
+}
+
+/// The name of the function or method whose call holds `at` as an argument (`post_wrapper` of
+/// `post_wrapper(endpoint='/runners', …)`), if it is written right before its `(`.
+fn callee_of(text: &str, at: usize) -> Option<&str> {
+    let b = text.as_bytes();
+    let open = enclosing_open(b, at, 0)?;
+    let start = b[..open]
         .iter()
-        .rposition(|&c| c == b'\n')
+        .rposition(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))
         .map_or(0, |i| i + 1);
-    Some((start, close + 1))
+    (start < open).then(|| &text[start..open])
+}
+
+/// The method a request helper's name says in snake case: `post_wrapper`, `get_request`,
+/// `delete_resource` (the verb, then `_` and more of the name).
+fn verb_named(name: &str) -> Option<Method> {
+    let (verb, rest) = name.split_once('_')?;
+    if rest.is_empty() || !verb.bytes().all(|c| c.is_ascii_lowercase()) {
+        return None;
+    }
+    method_word(verb)
 }
 
 /// Where the type arguments of a generic call whose `(` is at `open` start (the `<` after the
@@ -726,7 +730,8 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
         FileKind::Code => {
             let span = call_span(text, at).map(|(a, b)| &text[a..b]);
             if let Some(stmt) = span
-                && let Some(m) = method_in(stmt)
+                && let Some(m) =
+                    method_in(stmt).or_else(|| callee_of(text, at).and_then(verb_named))
             {
                 return (stmt, Some(m));
             }
@@ -926,6 +931,10 @@ fn method_forms() -> &'static [(Method, Vec<String>)] {
                     format!("method: {name}"),
                     format!("method: \"{name}\""),
                     format!("method: '{name}'"),
+                    // A compact object literal (generated clients): `{method:'get',url:…}`.
+                    format!("method:'{name}'"),
+                    format!("method:\"{name}\""),
+                    format!("\"method\":\"{name}\""),
                     format!("method=\"{name}\""),
                     format!("method='{name}'"),
                     format!("method = \"{name}\""),
@@ -1204,7 +1213,13 @@ pub fn calls<'a>(
                 hands_to_request_builder(stmt)
                     || (method.is_some() && (specific || (lone_form && *names_platform)))
             } else {
-                shows_api || handed_to_builder(win, start)
+                // A request helper of a file that names the platform, named for its verb
+                // (`post_wrapper(endpoint='/runners', …)`), is handed the API's paths.
+                shows_api
+                    || handed_to_builder(win, start)
+                    || (code_like
+                        && callee_of(win, start).and_then(verb_named).is_some()
+                        && *names_platform)
             };
             if !handed {
                 return false;
@@ -1379,9 +1394,7 @@ fn joined_path_at<'a>(text: &'a str, abs: usize, needle: &str, push: Push<'_, 'a
 /// Asked only for a relative path in a call that shows its method.
 fn file_names_platform(ctx: &FileCtx<'_, '_>) -> bool {
     crate::syntax::graphql_types::names_gitlab(ctx.src.path, "")
-        || ["gitlab", "GitLab", "Gitlab", "GITLAB"]
-            .iter()
-            .any(|w| ctx.contains(w))
+        || ctx.evidence().platform().iter().any(|w| ctx.contains(w))
 }
 
 /// A project's endpoint as written below the project's own path, for a helper that puts it
