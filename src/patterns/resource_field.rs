@@ -230,8 +230,9 @@ const FUNCTIONAL: [&str; 5] = ["Consumer<", "Predicate<", "Function<", "BiConsum
 
 /// The type the variable `name`, read at `at`, is declared with in the code before it: a
 /// parameter or a local written `name: T` (Kotlin, Scala, TypeScript), `name T` / `name *pkg.T`
-/// (Go) or `T name` (Java, C#; followed by `,`, `)`, `=` or `;`). The type's last segment
-/// (`MergeRequest` of `org.gitlab4j.api.models.MergeRequest`, `MergeRequestModel`).
+/// (Go, a method's receiver `(m *glMR)` included) or `T name` (Java, C#; followed by `,`, `)`,
+/// `=` or `;`). The type's last segment (`MergeRequest` of
+/// `org.gitlab4j.api.models.MergeRequest`, `MergeRequestModel`, Go's unexported `gitlabMR`).
 fn declared_type<'t>(text: &'t str, name: &str, at: usize) -> Option<&'t str> {
     let from = floor(text, at.saturating_sub(DECLARATION_REACH));
     let region = &text[from..at];
@@ -243,7 +244,12 @@ fn declared_type<'t>(text: &'t str, name: &str, at: usize) -> Option<&'t str> {
             .unwrap_or(ty.len());
         let ty = &ty[..n];
         let last = ty.rsplit('.').next().unwrap_or(ty);
-        (!last.is_empty() && last.starts_with(|c: char| c.is_ascii_uppercase())).then_some(last)
+        // A type starts with a capital, or is Go's unexported type: a camel-cased word that
+        // starts lower-case (`glMR`, `gitlabMR`; not `string`, `int`, `dict`).
+        let typed = last.starts_with(|c: char| c.is_ascii_uppercase())
+            || (last.starts_with(|c: char| c.is_ascii_lowercase())
+                && last.bytes().any(|c| c.is_ascii_uppercase()));
+        (!last.is_empty() && typed).then_some(last)
     };
     region.rmatch_indices(name).find_map(|(i, _)| {
         let end = i + name.len();
