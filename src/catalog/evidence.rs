@@ -56,13 +56,11 @@ pub struct Evidence {
 impl Evidence {
     pub fn new(markers: Vec<Marker>) -> Evidence {
         let texts = |shows| {
-            let mut v: Vec<String> = markers
+            markers
                 .iter()
                 .filter(|m| m.shows == shows)
                 .map(|m| m.text.clone())
-                .collect();
-            v.dedup();
-            v
+                .collect()
         };
         Evidence {
             platform: texts(Shows::Platform),
@@ -76,11 +74,14 @@ impl Evidence {
     pub fn embedded() -> &'static Evidence {
         static EMBEDDED: OnceLock<Evidence> = OnceLock::new();
         EMBEDDED.get_or_init(|| {
-            let file = super::EMBEDDED
+            // Its compiled JSON alone, as the embedded catalog loads it.
+            let others: std::collections::BTreeSet<&str> = super::EMBEDDED
                 .iter()
-                .filter(|(n, ..)| *n == "evidence.yml");
-            let texts: Vec<(&str, &str)> = file.map(|(n, yaml, _)| (*n, *yaml)).collect();
-            super::Catalog::from_texts(&texts)
+                .map(|(n, ..)| *n)
+                .filter(|n| *n != "evidence.yml")
+                .collect();
+            super::embedded_loader_without(&others)
+                .finish()
                 .map(|c| Evidence::clone(c.evidence()))
                 .unwrap_or_default()
         })

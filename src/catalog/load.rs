@@ -619,8 +619,12 @@ fn evidence(ctx: &mut FileCtx, r: &RawEvidence) -> Vec<Marker> {
             Ok(x) => seen_in.push(x),
             Err(why) => ctx.check.err_at(
                 s,
-                format!("`seen_in` source `{}`: {why}", s.value),
-                Some("write it as `OWNER/REPO[@COMMIT]:PATH[:LINE]`, e.g. `gitlab-org/gitlab-runner@v16.11.0:common/config.go:594`".into()),
+                format!(
+                    "`{}` source `{}`: {why}",
+                    crate::patterns::seen_in::FIELD,
+                    s.value
+                ),
+                Some(format!("write it as {}", crate::patterns::seen_in::FORMAT)),
             ),
         }
     }

@@ -13,7 +13,8 @@ use super::raw::{RawPattern, RawValue};
 /// The field's name, common to every pattern kind.
 pub const FIELD: &str = "seen_in";
 
-const FORMAT: &str = "`OWNER/REPO[@COMMIT]:PATH[:LINE]`, e.g. `gitlab-org/gitlab-runner@v16.11.0:common/config.go:594`";
+/// How a source is written, for help messages.
+pub const FORMAT: &str = "`OWNER/REPO[@COMMIT]:PATH[:LINE]`, e.g. `gitlab-org/gitlab-runner@v16.11.0:common/config.go:594`";
 
 /// A public file where a spelling appears: the source as written, checked, with where its
 /// parts are (one allocation a source: the data names about 200 of them, each read at every

@@ -685,8 +685,15 @@ fn assigned_to(b: &[u8], at: usize, end: usize) -> Option<&str> {
         .iter()
         .rposition(|&c| !super::is_ident_byte(c))
         .map_or(0, |i| i + 1);
-    let name = std::str::from_utf8(&before[name_start..name_end]).ok()?;
-    (name.len() >= 3 && !name.as_bytes()[0].is_ascii_digit()).then_some(name)
+    variable_name(&before[name_start..name_end])
+}
+
+/// `name` if it is a variable's name of at least three characters (not one that a digit opens).
+fn variable_name(name: &[u8]) -> Option<&str> {
+    let ok = name.len() >= 3
+        && name.iter().all(|&c| super::is_ident_byte(c))
+        && !name[0].is_ascii_digit();
+    ok.then(|| std::str::from_utf8(name).ok()).flatten()
 }
 
 /// A shell variable assigned the program unquoted: `RUNNER=/usr/bin/gitlab-runner` (or
@@ -701,15 +708,10 @@ fn shell_assigned_to(b: &[u8], line_start: usize, at: usize, after: u8) -> Optio
         .map_or(line_start, |i| line_start + i + 1);
     let word = &b[word_start..at];
     let eq = word.iter().position(|&c| c == b'=')?;
-    let name = std::str::from_utf8(&word[..eq]).ok()?;
-    let value = &word[eq + 1..];
-    let ok = name.len() >= 3
-        && name.bytes().all(super::is_ident_byte)
-        && !name.as_bytes()[0].is_ascii_digit()
-        && value
-            .iter()
-            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'/' | b'.' | b'-' | b'_'));
-    ok.then_some(name)
+    let path = word[eq + 1..]
+        .iter()
+        .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'/' | b'.' | b'-' | b'_'));
+    path.then(|| variable_name(&word[..eq])).flatten()
 }
 
 /// Where the variable `name` is interpolated as a word of a string: `{name}` (Python's f-strings

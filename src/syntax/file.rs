@@ -116,7 +116,8 @@ impl FirstOffsets<'_> {
 pub struct FileCtx<'s, 'a> {
     pub src: &'s Source<'a>,
     /// The words that show which system the file's names belong to.
-    evidence: &'s Evidence,
+    /// The scanner's; `None`: the embedded data's, read only if asked for.
+    evidence: Option<&'s Evidence>,
     /// Where the literals of the prefilter first occur in the file, when it ran.
     first: Option<FirstOffsets<'s>>,
     /// `first` gives this text's own offsets (not the offsets of a file a region is part of).
@@ -181,7 +182,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     pub fn new(src: &'s Source<'a>) -> Self {
         Self {
             src,
-            evidence: Evidence::embedded(),
+            evidence: None,
             first: None,
             first_is_own: false,
             yaml: OnceCell::new(),
@@ -207,13 +208,16 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     /// Read the file with this evidence (the scanner's catalog's; the embedded data's if not
     /// given).
     pub fn with_evidence(mut self, evidence: &'s Evidence) -> Self {
-        self.evidence = evidence;
+        self.evidence = Some(evidence);
         self
     }
 
     /// The words that show which system the file's names belong to.
     pub fn evidence(&self) -> &'s Evidence {
-        self.evidence
+        match self.evidence {
+            Some(e) => e,
+            None => Evidence::embedded(),
+        }
     }
 
     /// The file is part of a project's CI configuration with these jobs.
@@ -432,7 +436,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     pub fn shows_rest_api_base(&self) -> bool {
         *self.rest_api_base.get_or_init(|| {
             let kind = self.src.class.kind;
-            self.evidence
+            self.evidence()
                 .rest_api()
                 .any(|(m, kinds)| kinds.contains(kind) && self.contains(m))
         })
