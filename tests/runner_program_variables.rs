@@ -6,13 +6,7 @@
 
 mod common;
 
-fn lines_of(found: &std::collections::BTreeSet<(String, u64, String)>, path: &str) -> Vec<u64> {
-    found
-        .iter()
-        .filter(|(p, _, id)| p == path && id == "runner-register-server-side-arguments")
-        .map(|(_, l, _)| *l)
-        .collect()
-}
+const ID: &str = "runner-register-server-side-arguments";
 
 #[test]
 fn a_variable_assigned_the_program_runs_it() {
@@ -34,10 +28,26 @@ fn a_variable_assigned_the_program_runs_it() {
             "#!/bin/sh\nRUNNER=/usr/local/bin/gitlab-runner\n\"$RUNNER\" register --non-interactive --token \"$TOK\" --tag-list docker\n$RUNNER register --non-interactive --locked=false\n\"$GITLAB_RUNNER\" register --maximum-timeout 600\n",
         ),
     ]);
-    assert_eq!(lines_of(&found, "tools/enrol.py"), [7], "{found:?}");
-    assert_eq!(lines_of(&found, "scripts/enrol.js"), [3], "{found:?}");
-    assert_eq!(lines_of(&found, "lib/enrol.rb"), [2], "{found:?}");
-    assert_eq!(lines_of(&found, "bin/enrol.sh"), [3, 4, 5], "{found:?}");
+    assert_eq!(
+        common::lines_of(&found, "tools/enrol.py", ID),
+        [7],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, "scripts/enrol.js", ID),
+        [3],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, "lib/enrol.rb", ID),
+        [2],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, "bin/enrol.sh", ID),
+        [3, 4, 5],
+        "{found:?}"
+    );
 }
 
 #[test]
