@@ -3,7 +3,9 @@
 //! compose file's environment. `gitlab_runner_registration_token` says whose token it is;
 //! `runner_registration_token` counts in a file that names the platform (a GitHub Actions
 //! runner's setting of the same name does not). A reference to the variable (`{{ … }}`, a
-//! `when:` condition) is no setting. Fixtures written for these tests.
+//! `when:` condition) is no setting. The runner image's `REGISTRATION_TOKEN`, handed to a
+//! registering script from a file that names the platform, is the token too; a GitHub Actions
+//! runner's `REGISTRATION_TOKEN` is not. Fixtures written for these tests.
 
 mod common;
 
@@ -64,4 +66,24 @@ fn another_systems_setting_and_references_are_not_settings() {
         ),
     ]);
     assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn the_runner_images_registration_token_in_a_file_naming_the_platform() {
+    let found = common::scan_files(&[
+        (
+            "azure/main.tf",
+            "data \"template_file\" \"init\" {\n  template = file(\"${path.module}/scripts/init.sh\")\n  vars = {\n    REGISTRATION_TOKEN = var.registration_token\n    GITLAB_URL         = var.gitlab_url\n  }\n}\n",
+        ),
+        (
+            "actions/main.tf",
+            "data \"template_file\" \"init\" {\n  template = file(\"${path.module}/scripts/actions-runner.sh\")\n  vars = {\n    REGISTRATION_TOKEN = var.registration_token\n    GITHUB_URL         = var.github_url\n  }\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, "azure/main.tf", ID),
+        [4],
+        "{found:?}"
+    );
+    common::assert_silent(&found, "actions/main.tf");
 }
