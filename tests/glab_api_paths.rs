@@ -1,9 +1,8 @@
 //! `glab api PATH`, the platform's CLI, takes a path of the v4 REST API without `/api/v4`
 //! (`projects/:id/merge_requests/12/changes`): in a shell line, in a string code runs through a
-//! shell, in an argument list, with options before the path. A file that runs `glab` shows the
-//! API for the specific relative paths it builds elsewhere (`path := fmt.Sprintf(…)` handed to
-//! `exec.Command("glab", "api", path)`). Another forge's CLI (`gh api`) and a relative path in a
-//! file that shows no API are not the platform's. Fixtures written for these tests.
+//! shell, in an argument list, with options before the path. Another forge's CLI (`gh api`) and
+//! a relative path that nothing is handed are not the platform's. Fixtures written for these
+//! tests.
 
 mod common;
 
@@ -24,10 +23,6 @@ fn the_path_argument_of_glab_api_is_an_api_path() {
             "bot/fetch.py",
             "import subprocess\n\n\ndef changes(pid, iid):\n    out = subprocess.run([\"glab\", \"api\", f\"projects/{pid}/merge_requests/{iid}/changes\"], capture_output=True)\n    return out.stdout\n",
         ),
-        (
-            "cmd/changes.go",
-            "package cmd\n\nimport (\n\t\"fmt\"\n\t\"os/exec\"\n)\n\nfunc changes(project string, iid int) ([]byte, error) {\n\tpath := fmt.Sprintf(\"projects/%s/merge_requests/%d/changes\", project, iid)\n\treturn exec.Command(\"glab\", \"api\", path).Output()\n}\n",
-        ),
     ]);
     assert_eq!(
         common::lines_of(&found, "review/diff.go", ID),
@@ -42,11 +37,6 @@ fn the_path_argument_of_glab_api_is_an_api_path() {
     assert_eq!(
         common::lines_of(&found, "bot/fetch.py", ID),
         [5],
-        "{found:?}"
-    );
-    assert_eq!(
-        common::lines_of(&found, "cmd/changes.go", ID),
-        [9],
         "{found:?}"
     );
 }

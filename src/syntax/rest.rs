@@ -1209,11 +1209,8 @@ pub fn calls<'a>(
             }
             let (stmt, method) = statement(win, start, kind, hcl);
             // A path with a leading `/` counts only when the call that takes it is the builder.
-            // A specific relative path in a file that shows the REST API (its base, its token
-            // header, `glab api`) is the API's, whatever takes it.
             let handed = if relative {
                 hands_to_request_builder(stmt)
-                    || (specific && file_api)
                     || (method.is_some() && (specific || (lone_form && *names_platform)))
             } else {
                 // A request helper of a file that names the platform, named for its verb
