@@ -36,6 +36,11 @@ pub struct CliFlag {
     /// names the program (its image).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub entrypoints: Vec<String>,
+    /// Flags only this command takes (`--executor` of `gitlab-runner register`): where one
+    /// follows the subcommand on its line, the command is this one whatever expression runs
+    /// the program (`${runnerCmd} register …`, `{bin} register …`, `$(which x) register …`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub signature: Vec<String>,
 }
 
 /// A long flag and its short form, compared a few bytes at a time: a command's line is checked
@@ -77,8 +82,8 @@ impl PatternKind for CliFlag {
     const NAME: &'static str = "cli_flag";
     const REQUIRED: &'static [&'static str] = &["command", "flag"];
     const OPTIONAL: &'static [&'static str] =
-        &["short", "env", "context", "values", "aliases", "entrypoints"];
-    const MATCHES: &'static str = "`command … --flag`, `--flag=value`, the short flag; in a file naming the program or a `context`, the environment variable, the flag as a quoted argument (`[\"register\", \"--locked=false\"]`) and as a YAML list item (`- --tag-list docker`); with `values`, only those values (`--shell cmd`, `RUNNER_SHELL='cmd'`); the same under the program's `aliases` (old names), and under its image's `entrypoints` in a file naming the program";
+        &["short", "env", "context", "values", "aliases", "entrypoints", "signature"];
+    const MATCHES: &'static str = "`command … --flag`, `--flag=value`, the short flag; in a file naming the program or a `context`, the environment variable, the flag as a quoted argument (`[\"register\", \"--locked=false\"]`) and as a YAML list item (`- --tag-list docker`); with `values`, only those values (`--shell cmd`, `RUNNER_SHELL='cmd'`); the same under the program's `aliases` (old names), under its image's `entrypoints` in a file naming the program, and under any expression run with the subcommand where one of the `signature` flags follows it on the line (`${bin} register --executor shell -r …`)";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let command = f.text("command")?;
@@ -110,6 +115,8 @@ impl PatternKind for CliFlag {
         let aliases = f.check.strings(&aliases, "aliases")?;
         let entrypoints = f.list("entrypoints")?;
         let entrypoints = f.check.strings(&entrypoints, "entrypoints")?;
+        let signature = f.list("signature")?;
+        let signature = f.check.strings(&signature, "signature")?;
         Some(CliFlag {
             command,
             flag,
@@ -119,6 +126,7 @@ impl PatternKind for CliFlag {
             values,
             aliases,
             entrypoints,
+            signature,
         })
     }
 
@@ -131,6 +139,7 @@ impl PatternKind for CliFlag {
     fn anchors(&self) -> Vec<String> {
         let mut v = vec![self.anchor(), self.flag.clone()];
         v.extend(self.env.iter().cloned());
+        v.extend(self.signature.iter().cloned());
         v
     }
 
@@ -338,13 +347,21 @@ impl CliFlag {
         let others: Vec<&String> = (self.aliases.iter().chain(entrypoints))
             .filter(|name| ctx.contains(name))
             .collect();
-        if others.is_empty() {
+        let expressions = ctx.expression_commands(sub, &self.signature);
+        if others.is_empty() && expressions.is_empty() {
             return own;
         }
         let mut all = own.as_ref().clone();
         for name in others {
             all.extend(ctx.flagged_commands(name, sub, bits).iter().cloned());
         }
+        // An expression that is the program found already (a variable assigned its path).
+        let known: Vec<usize> = all.iter().map(|c| c.program.start).collect();
+        all.extend(
+            (expressions.iter())
+                .filter(|c| !known.contains(&c.program.start))
+                .cloned(),
+        );
         std::rc::Rc::new(all)
     }
 
