@@ -253,13 +253,19 @@ impl PatternKind for CliFlag {
         // So is the flag as an item of a YAML block list (a Salt pillar's or an Ansible
         // variable's list of register flags, `- --tag-list docker`, whose file need not name
         // the subcommand), in any file that runs commands.
-        let quoted = matches!(ctx.src.class.kind, FileKind::Code | FileKind::Shell)
-            && (sub.is_empty() || ctx.contains(sub));
+        // In a YAML file that names the program (a compose file or manifest that runs its
+        // image), a value of arguments the image's entrypoint hands to the command
+        // (`RUNNER_EXTRA_ARGS: "--tag-list=docker --locked=false"`): the same.
+        let yaml_values = matches!(ctx.src.class.kind, FileKind::Yaml | FileKind::Helm)
+            && ctx.contains(program);
+        let quoted = yaml_values
+            || matches!(ctx.src.class.kind, FileKind::Code | FileKind::Shell)
+                && (sub.is_empty() || ctx.contains(sub));
         if written {
             let found: Vec<(usize, usize)> = out.iter().map(|h| (h.start, h.end)).collect();
             let shell = quoted && ctx.src.class.kind == FileKind::Shell;
             let words = [program, sub];
-            let args = list_arguments(flag, (quoted, shell), &words, ctx).into_iter();
+            let args = list_arguments(flag, (quoted, shell, yaml_values), &words, ctx).into_iter();
             out.extend(args.filter(|q| !found.iter().any(|&(s, e)| (s..=e).contains(&q.start))));
         }
         // The environment variable the program reads for the flag ([`env_uses`]).
@@ -437,7 +443,7 @@ pub fn unset_at(text: &[u8], at: usize) -> bool {
 /// `- --locked is gone`).
 fn list_arguments(
     flag: &str,
-    (quoted, shell): (bool, bool),
+    (quoted, shell, yaml_values): (bool, bool, bool),
     words: &[&str],
     ctx: &FileCtx,
 ) -> Vec<Hit> {
@@ -470,6 +476,9 @@ fn list_arguments(
                 return true;
             }
             if quoted && in_argument_string(text, at) {
+                return true;
+            }
+            if yaml_values && plain_arguments_value(text, at) {
                 return true;
             }
             list_item_at(text, at)
@@ -518,6 +527,27 @@ fn in_argument_string(text: &[u8], at: usize) -> bool {
         return false;
     }
     arguments_only(&text[open + 1..close])
+}
+
+/// Is the flag at `at` the start of a YAML key's plain value of arguments only
+/// (`REGISTER_ARGS: --locked=false --access-level=not_protected`)?
+fn plain_arguments_value(text: &[u8], at: usize) -> bool {
+    let before = text[..at].trim_ascii_end();
+    if !before.ends_with(b":") || at == before.len() {
+        return false;
+    }
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let key = before[line_start..before.len() - 1].trim_ascii();
+    let key = key.strip_prefix(b"- ").unwrap_or(key).trim_ascii_start();
+    if key.is_empty() || !key.iter().all(|&c| is_ident_byte(c) || c == b'-' || c == b'.') {
+        return false;
+    }
+    let end = memchr::memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i);
+    let value = &text[at..end];
+    let value = (1..value.len())
+        .find(|&i| value[i] == b'#' && value[i - 1].is_ascii_whitespace())
+        .map_or(value, |i| &value[..i]);
+    arguments_only(value)
 }
 
 /// Is the quote at `i` escaped (`\"`, PowerShell's `` `" ``)?
