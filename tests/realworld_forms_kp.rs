@@ -94,7 +94,7 @@ class GitLabOIDCValidator:
 fn registration_options_without_the_library_import() {
     let found = scan_files(&[
         ("api/client_test.go", GO_OPERATOR_TEST),
-        ("tools/runners/register.go", GO_TOOL_FRAGMENT),
+        ("tools/register.go", GO_TOOL_FRAGMENT),
         ("farm/register.go", GO_OTHER_TOOL),
     ]);
     assert_found(
@@ -102,9 +102,9 @@ fn registration_options_without_the_library_import() {
         &[
             ("api/client_test.go", 12, "runners-api-registration-token"),
             ("api/client_test.go", 14, "runners-api-registration-token"),
-            ("tools/runners/register.go", 4, "runners-api-registration-token"),
-            ("tools/runners/register.go", 7, "runners-api-registration-token"),
-            ("tools/runners/register.go", 10, "runners-api-registration-token"),
+            ("tools/register.go", 4, "runners-api-registration-token"),
+            ("tools/register.go", 7, "runners-api-registration-token"),
+            ("tools/register.go", 10, "runners-api-registration-token"),
         ],
     );
     // The description is no item; a type of the same name where nothing shows the platform is
