@@ -111,7 +111,10 @@ func pausedRunners(client *gitlab.Client) ([]*gitlab.Runner, error) {
 #[test]
 fn getattr_of_a_runner_field_by_name() {
     let found = scan_files(&[("tools/runners.py", PY_RUNNER_TOOLS)]);
-    assert_found(&found, &[("tools/runners.py", 17, "runners-active-property")]);
+    assert_found(
+        &found,
+        &[("tools/runners.py", 17, "runners-active-property")],
+    );
     let lines: Vec<u64> = findings_of(&found, "tools/runners.py")
         .into_iter()
         .map(|(l, _)| l)
