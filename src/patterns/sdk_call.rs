@@ -357,7 +357,15 @@ impl SdkCall {
                     continue;
                 }
                 let rest = text[fe..].trim_start_matches([' ', '\t']);
-                if rest.starts_with('=') && !rest.starts_with("==") && !ctx.src.in_comment(a) {
+                // With `values`, only a removed value assigned (`opts.Status =
+                // gitlab.Ptr("paused")`), not one the code passes on (`= config.Status`).
+                let valued = self.values.is_empty()
+                    || argument_value(text, fe).is_some_and(|v| self.values.contains(&v));
+                if rest.starts_with('=')
+                    && !rest.starts_with("==")
+                    && valued
+                    && !ctx.src.in_comment(a)
+                {
                     out.push(Hit::new(fa, fe, format!("{} {arg}", self.call)));
                 }
             }

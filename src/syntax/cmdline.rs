@@ -1732,7 +1732,9 @@ fn words_into<'t>(
 }
 
 /// `i` past the blanks and line continuations at it (`\`, PowerShell's `` ` ``, cmd's `^`; with
-/// `folded`, a YAML folded scalar's next line indented at least that much).
+/// `folded`, a YAML folded scalar's next line indented at least that much). A command written in
+/// another language's string literal escapes the continuation's backslash (`\\` at the end of
+/// each line of a Python or JavaScript string): the same continuation, as [`reach`] reads it.
 fn skip_blanks(b: &[u8], mut i: usize, folded: Option<usize>) -> usize {
     loop {
         match b.get(i) {
@@ -1747,6 +1749,9 @@ fn skip_blanks(b: &[u8], mut i: usize, folded: Option<usize>) -> usize {
                 i += 1
             }
             Some(b'\\' | b'`' | b'^') if matches!(b.get(i + 1), Some(b'\n')) => i += 2,
+            Some(b'\\') if b.get(i + 1) == Some(&b'\\') && line_break_at(b, i + 2) => {
+                i += if b[i + 2] == b'\r' { 4 } else { 3 }
+            }
             Some(b'\\' | b'`' | b'^')
                 if b.get(i + 1) == Some(&b'\r') && b.get(i + 2) == Some(&b'\n') =>
             {
@@ -1756,6 +1761,15 @@ fn skip_blanks(b: &[u8], mut i: usize, folded: Option<usize>) -> usize {
         }
     }
     i
+}
+
+/// Does a line break (`\n` or `\r\n`) start at `i`?
+fn line_break_at(b: &[u8], i: usize) -> bool {
+    match b.get(i) {
+        Some(b'\n') => true,
+        Some(b'\r') => b.get(i + 1) == Some(&b'\n'),
+        _ => false,
+    }
 }
 
 /// The end of the word starting at `i` and whether it reads as written (no quotes, no
