@@ -786,6 +786,7 @@ mod tests {
                 kind: FileKind::Shell,
                 comments,
                 templated: false,
+                chart_template: false,
             },
         )
     }
