@@ -20,15 +20,15 @@ fn found(files: &[(&str, &str)]) -> BTreeSet<(String, u64, String)> {
 
 /// A CI templates repository keeps its shared jobs in a `templates/` folder, the folder a Helm
 /// chart keeps its templates in: a file of jobs there (a component's `spec: inputs:` header, a
-/// hidden job with `script` and `after_script`) is CI configuration by its shape, and its
-/// `after_script` is the entry's. A chart's template in the same kind of folder (Go template
+/// hidden job with `script` and `after_script`, a `docker --format '{{.Id}}'` in its script)
+/// is CI configuration by its shape, and its `after_script` is the entry's. A chart's template in the same kind of folder (Go template
 /// actions, a ConfigMap whose data has `script` and `image` keys) stays a chart template.
 #[test]
 fn after_script_of_a_ci_template_kept_under_a_templates_folder() {
     let found = found(&[
         (
             "templates/publish/template.yml",
-            "spec:\n  inputs:\n    stage:\n      default: publish\n---\n\n.publish:\n  stage: $[[ inputs.stage ]]\n  image: alpine:3.20\n  script:\n    - ./publish.sh\n  after_script:\n    - ./cleanup.sh\n",
+            "spec:\n  inputs:\n    stage:\n      default: publish\n---\n\n.publish:\n  stage: $[[ inputs.stage ]]\n  image: alpine:3.20\n  script:\n    - ./publish.sh\n  after_script:\n    - ID=$(docker image inspect app --format '{{.Id}}')\n    - ./cleanup.sh \"$ID\"\n",
         ),
         (
             "chart/templates/jobs.yaml",

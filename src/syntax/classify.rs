@@ -381,11 +381,9 @@ pub fn sniff(class: Class, text: &str) -> Class {
             global = false;
         }
     }
-    // A chart template (`templates/*.yaml`, read as templated YAML) has Go template actions
-    // (`{{ … }}`) where CI configuration has none: its shape alone does not make it CI.
-    if ci.seen()
-        && !(class.chart_template && memchr::memmem::find(text.as_bytes(), b"{{").is_some())
-    {
+    // A chart template (`templates/*.yaml`, read as templated YAML) has a chart's Go template
+    // actions, which CI configuration has not: its shape alone does not make it CI.
+    if ci.seen() && !(class.chart_template && has_chart_action(text)) {
         return Class {
             kind: FileKind::Ci,
             chart_template: false,
@@ -393,6 +391,34 @@ pub fn sniff(class: Class, text: &str) -> Class {
         };
     }
     if class.chart_template { helm } else { class }
+}
+
+/// Does the text hold a Go template action of a Helm chart (`{{ .Values.x }}`, `{{- if … }}`,
+/// `{{ include … }}`)? A CI job's script may hold another tool's Go template (`docker inspect
+/// --format '{{.Digest}}'`), which reads no chart object and is no chart's control.
+fn has_chart_action(text: &str) -> bool {
+    const ACTIONS: [&str; 16] = [
+        ".Values",
+        ".Release",
+        ".Chart",
+        ".Capabilities",
+        ".Files",
+        ".Template",
+        "include ",
+        "template ",
+        "define ",
+        "if ",
+        "else",
+        "end",
+        "range ",
+        "with ",
+        "toYaml ",
+        "$",
+    ];
+    memchr::memmem::find_iter(text.as_bytes(), b"{{").any(|at| {
+        let rest = text[at + 2..].trim_start_matches('-').trim_start();
+        ACTIONS.iter().any(|a| rest.starts_with(a))
+    })
 }
 
 /// Whether a YAML file is GitLab CI configuration by its shape, whatever its name (a CI
