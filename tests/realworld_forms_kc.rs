@@ -8,7 +8,6 @@ mod common;
 use common::scan_files as scan;
 
 const AFTER: &str = "ci-after-script-cancelled-jobs";
-const TOKEN: &str = "runner-registration-token";
 
 fn hit(path: &str, line: u64, id: &str) -> (String, u64, String) {
     (path.to_string(), line, id.to_string())
@@ -74,37 +73,6 @@ fn after_script_in_a_file_named_for_the_gitlab_ci_pipeline() {
     let loud: Vec<_> = found
         .iter()
         .filter(|f| f.0 == "templates/.travis.yml")
-        .collect();
-    assert!(loud.is_empty(), "look-alikes reported: {loud:#?}");
-}
-
-/// The registration token of the runner role set in a deployment's Ansible variables
-/// (`group_vars`, a playbook's `vars:`), the name saying whose token it is:
-/// `gitlab_runner_registration_token: <value>`. The role's own reads of the variable (`when:`,
-/// a Jinja expression) are no setting, and another CI's runner token stays silent.
-#[test]
-fn runner_registration_token_set_in_ansible_variables() {
-    let found = found(&[
-        (
-            "ansible/group_vars/runners.yml",
-            "---\nci_domain: ci.example.org\n\ngitlab_runner_coordinator_url: \"https://{{ ci_domain }}\"\ngitlab_runner_registration_token: \"{{ vault_runner_token }}\"\ngitlab_runner_concurrent: 4\n",
-        ),
-        (
-            "ansible/roles/runner/tasks/main.yml",
-            "- name: Register\n  ansible.builtin.include_tasks: register.yml\n  when: gitlab_runner_registration_token | length > 0\n",
-        ),
-        (
-            "ansible/group_vars/forge.yml",
-            "forgejo_runner_registration_token: abc123\ngithub_runner_registration_token: def456\n",
-        ),
-    ]);
-    assert!(
-        found.contains(&hit("ansible/group_vars/runners.yml", 5, TOKEN)),
-        "the role variable set in group_vars not found in {found:#?}"
-    );
-    let loud: Vec<_> = found
-        .iter()
-        .filter(|f| f.0 != "ansible/group_vars/runners.yml")
         .collect();
     assert!(loud.is_empty(), "look-alikes reported: {loud:#?}");
 }
