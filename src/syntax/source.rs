@@ -794,6 +794,7 @@ mod tests {
                 kind: FileKind::Shell,
                 comments,
                 templated: false,
+                chart_template: false,
             },
         )
     }
