@@ -1748,12 +1748,6 @@ fn skip_blanks(b: &[u8], mut i: usize, folded: Option<usize>) -> usize {
     loop {
         match b.get(i) {
             Some(b' ' | b'\t') => i += 1,
-            // A template's directive alone on a line between the scalar's lines
-            // (`%{ if tags != null ~}` of a Terraform template, `{% if tags %}`): rendered
-            // away, the command goes on below it.
-            Some(b'\n') if folded.is_some() && directive_line(&b[i + 1..]).is_some() => {
-                i += 1 + directive_line(&b[i + 1..]).unwrap_or(0);
-            }
             Some(b'\n')
                 if folded.is_some_and(|ind| {
                     let next = &b[i + 1..];
@@ -1762,6 +1756,12 @@ fn skip_blanks(b: &[u8], mut i: usize, folded: Option<usize>) -> usize {
                 }) =>
             {
                 i += 1
+            }
+            // A template's directive alone on a line less indented than the scalar's lines
+            // (`%{ if tags != null ~}` of a Terraform template at the line's start): rendered
+            // away, the command goes on below it. (One indented as the scalar is a word.)
+            Some(b'\n') if folded.is_some() && directive_line(&b[i + 1..]).is_some() => {
+                i += 1 + directive_line(&b[i + 1..]).unwrap_or(0);
             }
             Some(b'\\' | b'`' | b'^') if matches!(b.get(i + 1), Some(b'\n')) => i += 2,
             Some(b'\\' | b'`' | b'^')
