@@ -258,9 +258,8 @@ impl PatternKind for CliFlag {
         // (`RUNNER_EXTRA_ARGS: "--tag-list=docker --locked=false"`): the same.
         let yaml_values = matches!(ctx.src.class.kind, FileKind::Yaml | FileKind::Helm)
             && ctx.contains(program);
-        let quoted = yaml_values
-            || matches!(ctx.src.class.kind, FileKind::Code | FileKind::Shell)
-                && (sub.is_empty() || ctx.contains(sub));
+        let quoted = matches!(ctx.src.class.kind, FileKind::Code | FileKind::Shell)
+            && (sub.is_empty() || ctx.contains(sub));
         if written {
             let found: Vec<(usize, usize)> = out.iter().map(|h| (h.start, h.end)).collect();
             let shell = quoted && ctx.src.class.kind == FileKind::Shell;
@@ -478,7 +477,7 @@ fn list_arguments(
             if quoted && in_argument_string(text, at) {
                 return true;
             }
-            if yaml_values && plain_arguments_value(text, at) {
+            if yaml_values && value_of_arguments(text, at) {
                 return true;
             }
             list_item_at(text, at)
@@ -538,10 +537,15 @@ fn in_argument_string(text: &[u8], at: usize) -> bool {
     arguments_only(&text[open + 1..close])
 }
 
-/// Is the flag at `at` the start of a YAML key's plain value of arguments only
-/// (`REGISTER_ARGS: --locked=false --access-level=not_protected`)?
-fn plain_arguments_value(text: &[u8], at: usize) -> bool {
-    let before = text[..at].trim_ascii_end();
+/// Is the flag at `at` the start of a YAML key's value of arguments only, plain or quoted
+/// (`REGISTER_ARGS: --locked=false --access-level=not_protected`, `EXTRA: "--tag-list=a"`)? Not
+/// an item of a list (a service's `command: ["register", "--locked"]` is read with its image).
+fn value_of_arguments(text: &[u8], at: usize) -> bool {
+    let quote = match text[..at].last() {
+        Some(&q @ (b'"' | b'\'')) => Some(q),
+        _ => None,
+    };
+    let before = text[..at - usize::from(quote.is_some())].trim_ascii_end();
     if !before.ends_with(b":") || at == before.len() {
         return false;
     }
@@ -553,9 +557,20 @@ fn plain_arguments_value(text: &[u8], at: usize) -> bool {
     }
     let end = memchr::memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i);
     let value = &text[at..end];
-    let value = (1..value.len())
-        .find(|&i| value[i] == b'#' && value[i - 1].is_ascii_whitespace())
-        .map_or(value, |i| &value[..i]);
+    let value = match quote {
+        // Up to the closing quote (an escaped one is the value's own). The flag with its value
+        // (`"--tag-list=\"a, b\""`) is the whole string too.
+        Some(q) => match (0..value.len()).find(|&i| value[i] == q && !escaped(value, i)) {
+            Some(close) if value[..close].split(|c| *c == b' ').next().is_some_and(|w| w.contains(&b'=')) => {
+                return true;
+            }
+            Some(close) => &value[..close],
+            None => return false,
+        },
+        None => (1..value.len())
+            .find(|&i| value[i] == b'#' && value[i - 1].is_ascii_whitespace())
+            .map_or(value, |i| &value[..i]),
+    };
     arguments_only(value)
 }
 
