@@ -127,7 +127,13 @@ const TEMPLATE_REACH: usize = 256;
 /// Only expressions that open and close on the word's line, within [`TEMPLATE_REACH`].
 fn over_templates(b: &[u8], (mut start, mut end): (usize, usize)) -> (usize, usize) {
     let find = |hay: &[u8], pat: &[u8]| hay.windows(2).rposition(|w| w == pat);
+    // A word that shows the API's root (`}}/api/v4/runners`) has its path already.
+    let shows_api =
+        |s: usize, e: usize| std::str::from_utf8(&b[s..e]).is_ok_and(|w| api_v4_at(w).is_some());
     for _ in 0..8 {
+        if shows_api(start, end) {
+            break;
+        }
         let lo = super::line_start_within(b, start, TEMPLATE_REACH);
         let before = &b[lo..start];
         // The word starts inside an expression opened before it (`{{ project ` then `}}/…`).
