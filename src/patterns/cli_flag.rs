@@ -502,11 +502,20 @@ const STRING_REACH: usize = 512;
 /// --locked"`, `"--locked is gone"`) is no such string.
 fn in_argument_string(text: &[u8], at: usize) -> bool {
     let lo = line_start_within(text, at, STRING_REACH);
-    let Some((open, quote)) = (lo..at)
-        .rev()
-        .find(|&i| matches!(text[i], b'"' | b'\'') && !escaped(text, i))
-        .map(|i| (i, text[i]))
-    else {
+    // The string open at the flag, read from the line's start: the values a string of
+    // arguments quotes inside it (`" --executor 'docker' --tag-list 'a,b' "`) are not it.
+    let mut open_at = None;
+    for i in lo..at {
+        let c = text[i];
+        if matches!(c, b'"' | b'\'') && !escaped(text, i) {
+            match open_at {
+                None => open_at = Some((i, c)),
+                Some((_, q)) if q == c => open_at = None,
+                Some(_) => {}
+            }
+        }
+    }
+    let Some((open, quote)) = open_at else {
         return false;
     };
     // The string starts with a flag (cheapest test first: most strings that hold a flag are

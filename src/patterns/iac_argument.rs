@@ -314,12 +314,21 @@ fn ancestors(text: &str, at: usize, max: usize) -> Vec<(&str, usize)> {
     out
 }
 
+/// The function of Terraform that renders a template with a map of variables.
+const TEMPLATE_FUNCTION: &str = "templatefile(";
+
 /// The key written before `open` on the line that starts at `line_start` (`name:`, `'name' =>`,
 /// `"name": {`, `name = {`), when nothing but an opening `{` or `[`... follows it up to `open`
 /// (`open` is the `{` or the line's end); with where it starts.
 fn opening_key(text: &str, line_start: usize, open: usize) -> Option<(&str, usize)> {
     let head = text[line_start..open].trim_end();
     let mut head = head.strip_suffix('{').map_or(head, str::trim_end);
+    // The variables of a Terraform template (`templatefile("user_data.sh", {` and its keys
+    // below): the map is named by the function that renders it.
+    if let Some(f) = head.strip_suffix(',').and_then(|h| h.rfind(TEMPLATE_FUNCTION)) {
+        let name = &TEMPLATE_FUNCTION[..TEMPLATE_FUNCTION.len() - 1];
+        return Some((name, line_start + f));
+    }
     for sep in ["=>", ":", "="] {
         if let Some(h) = head.strip_suffix(sep) {
             head = h.trim_end();

@@ -1503,6 +1503,17 @@ fn declaration_lead(lead: &[u8]) -> bool {
 fn folded_indent(b: &[u8], line_start: usize, at: usize) -> Option<usize> {
     let indent = |s: usize| b[s..].iter().take_while(|&&c| c == b' ').count();
     let own = indent(line_start);
+    // The plain value of a block list's item (`- gitlab-runner register` of cloud-init's
+    // `runcmd:`, its flags on the lines below): it goes on over the lines indented more than
+    // the item's dash.
+    let item = line_start + own;
+    if b[item..].starts_with(b"- ") && at >= item + 2 {
+        // The program (or its path, `/usr/bin/gitlab-runner`) starts the item's value.
+        let value = item + 2 + indent(item + 2);
+        if value <= at && !b[value..at].iter().any(|c| c.is_ascii_whitespace()) {
+            return Some(own + 1);
+        }
+    }
     if at != line_start + own {
         return plain_value_indent(b, line_start, at);
     }
@@ -1748,6 +1759,12 @@ fn skip_blanks(b: &[u8], mut i: usize, folded: Option<usize>) -> usize {
             {
                 i += 1
             }
+            // A template's directive alone on a line less indented than the scalar's lines
+            // (`%{ if tags != null ~}` of a Terraform template at the line's start): rendered
+            // away, the command goes on below it. (One indented as the scalar is a word.)
+            Some(b'\n') if folded.is_some() && directive_line(&b[i + 1..]).is_some() => {
+                i += 1 + directive_line(&b[i + 1..]).unwrap_or(0);
+            }
             Some(b'\\' | b'`' | b'^') if matches!(b.get(i + 1), Some(b'\n')) => i += 2,
             Some(b'\\') if b.get(i + 1) == Some(&b'\\') && line_break_at(b, i + 2) => {
                 i += if b[i + 2] == b'\r' { 4 } else { 3 }
@@ -1770,6 +1787,17 @@ fn line_break_at(b: &[u8], i: usize) -> bool {
         Some(b'\r') => b.get(i + 1) == Some(&b'\n'),
         _ => false,
     }
+}
+
+/// If `rest` starts with a line that holds only a template directive (`%{ if x ~}`,
+/// `%{ endif }` of a Terraform template; `{% if x %}`, `{%- endif -%}` of Jinja), its length up
+/// to its line break.
+fn directive_line(rest: &[u8]) -> Option<usize> {
+    let len = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+    let line = rest[..len].trim_ascii();
+    let opens = line.starts_with(b"%{") || line.starts_with(b"{%");
+    let closes = line.ends_with(b"}") && (line.starts_with(b"%{") || line.ends_with(b"%}"));
+    (opens && closes && line.len() < 200).then_some(len)
 }
 
 /// The end of the word starting at `i` and whether it reads as written (no quotes, no

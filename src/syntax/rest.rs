@@ -118,10 +118,56 @@ fn is_url_byte(c: u8) -> bool {
         ))
 }
 
+/// How far along its line a URL-like word is extended over template expressions.
+const TEMPLATE_REACH: usize = 256;
+
+/// A URL-like word (`start..end`) widened over the template expressions (`{{ project }}`,
+/// `{{ pillar["url"] }}`) it begins or ends inside: their blanks and quotes do not end the
+/// word, so `"{{ url }}/api/v4/projects/{{ project }}/runners"` is one path, not `}}/runners`.
+/// Only expressions that open and close on the word's line, within [`TEMPLATE_REACH`].
+fn over_templates(b: &[u8], (mut start, mut end): (usize, usize)) -> (usize, usize) {
+    let find = |hay: &[u8], pat: &[u8]| hay.windows(2).rposition(|w| w == pat);
+    // A word that shows the API's root (`}}/api/v4/runners`) has its path already.
+    let shows_api =
+        |s: usize, e: usize| std::str::from_utf8(&b[s..e]).is_ok_and(|w| api_v4_at(w).is_some());
+    for _ in 0..8 {
+        if shows_api(start, end) {
+            break;
+        }
+        let lo = super::line_start_within(b, start, TEMPLATE_REACH);
+        let before = &b[lo..start];
+        // The word starts inside an expression opened before it (`{{ project ` then `}}/…`).
+        match (find(before, b"{{"), find(before, b"}}")) {
+            (Some(open), close)
+                if close.is_none_or(|c| c < open) && !before[open..].contains(&b'\n') =>
+            {
+                start = super::run_around(b, lo + open, is_url_byte).0;
+            }
+            _ => break,
+        }
+    }
+    for _ in 0..8 {
+        let word = &b[start..end];
+        let opened = find(word, b"{{");
+        if opened.is_none() || find(word, b"}}").is_some_and(|c| c > opened.unwrap_or(0)) {
+            break;
+        }
+        let hi = (end + TEMPLATE_REACH).min(b.len());
+        let Some(close) = b[end..hi].windows(2).position(|w| w == b"}}") else {
+            break;
+        };
+        if b[end..end + close].contains(&b'\n') {
+            break;
+        }
+        end = super::run_around(b, end + close, is_url_byte).1;
+    }
+    (start, end)
+}
+
 /// The URL-like word around `at`.
 fn url_at(text: &str, at: usize) -> Url<'_> {
     let b = text.as_bytes();
-    let (start, mut end) = super::run_around(b, at, is_url_byte);
+    let (start, mut end) = over_templates(b, super::run_around(b, at, is_url_byte));
     // Trailing punctuation of prose.
     while end > at && matches!(b[end - 1], b'.' | b':') {
         end -= 1;
