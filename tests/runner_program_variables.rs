@@ -2,17 +2,14 @@
 //! variable is named: `{RUNNER_BIN} register …` in a Python f-string, `${bin} register …` in a
 //! JavaScript template, `#{RUNNER_CMD}` in Ruby, `"$RUNNER" register …` in a shell script. The
 //! server-side arguments of such a command are its own; the same words after another program's
-//! variable are not. Fixtures written for these tests.
+//! variable are not. A program that an expression gives (`${runnerCmd} register`, a function's
+//! result) is the runner where a flag only its `register` takes (`--executor`) follows; a
+//! command kept in a variable goes on where a string is appended to it (`cmd += " --tag-list
+//! …"`). Fixtures written for these tests.
 
 mod common;
 
-fn lines_of(found: &std::collections::BTreeSet<(String, u64, String)>, path: &str) -> Vec<u64> {
-    found
-        .iter()
-        .filter(|(p, _, id)| p == path && id == "runner-register-server-side-arguments")
-        .map(|(_, l, _)| *l)
-        .collect()
-}
+const ID: &str = "runner-register-server-side-arguments";
 
 #[test]
 fn a_variable_assigned_the_program_runs_it() {
@@ -34,10 +31,26 @@ fn a_variable_assigned_the_program_runs_it() {
             "#!/bin/sh\nRUNNER=/usr/local/bin/gitlab-runner\n\"$RUNNER\" register --non-interactive --token \"$TOK\" --tag-list docker\n$RUNNER register --non-interactive --locked=false\n\"$GITLAB_RUNNER\" register --maximum-timeout 600\n",
         ),
     ]);
-    assert_eq!(lines_of(&found, "tools/enrol.py"), [7], "{found:?}");
-    assert_eq!(lines_of(&found, "scripts/enrol.js"), [3], "{found:?}");
-    assert_eq!(lines_of(&found, "lib/enrol.rb"), [2], "{found:?}");
-    assert_eq!(lines_of(&found, "bin/enrol.sh"), [3, 4, 5], "{found:?}");
+    assert_eq!(
+        common::lines_of(&found, "tools/enrol.py", ID),
+        [7],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, "scripts/enrol.js", ID),
+        [3],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, "lib/enrol.rb", ID),
+        [2],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, "bin/enrol.sh", ID),
+        [3, 4, 5],
+        "{found:?}"
+    );
 }
 
 #[test]
@@ -50,6 +63,60 @@ fn another_programs_variable_is_not_the_runner() {
         (
             "bin/tool.sh",
             "#!/bin/sh\nTOOL=/usr/bin/gitlab-runner-helper\n$TOOL register --tag-list x\n",
+        ),
+    ]);
+    assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn an_expression_running_register_with_the_runners_own_flag_is_the_runner() {
+    let found = common::scan_files(&[
+        (
+            "src/routes/runners.ts",
+            "import { exec } from 'child_process';\nimport { runnerBinary } from '$lib/runner';\n\nexport async function create(url: string, regToken: string, tags: string) {\n  const cmd = runnerBinary();\n  let registerCommand = `${cmd} register --non-interactive --url ${url} -r ${regToken} --executor docker`;\n  if (tags) {\n    registerCommand += ` --tag-list ${tags}`;\n  }\n  registerCommand += ' --locked=false';\n  await exec(registerCommand);\n}\n",
+        ),
+        (
+            "tools/enrol.py",
+            "import subprocess\n\n\ndef enrol(binary, url, tok, tags):\n    cmd = f\"{binary} register -n --url {url} --registration-token {tok} --executor shell\"\n    if tags:\n        cmd += f\" --tag-list {tags}\"\n    subprocess.run(cmd, shell=True)\n",
+        ),
+        (
+            "bin/enrol.sh",
+            "#!/bin/sh\n$(command -v gitlab-runner || echo /opt/runner) register -n --executor shell --tag-list linux\n",
+        ),
+    ]);
+    let registration = "runner-registration-token";
+    assert_eq!(
+        common::lines_of(&found, "src/routes/runners.ts", registration),
+        [6],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, "src/routes/runners.ts", ID),
+        [8, 10],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, "tools/enrol.py", ID),
+        [7],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, "bin/enrol.sh", ID),
+        [2],
+        "{found:?}"
+    );
+}
+
+#[test]
+fn another_tools_register_without_the_runners_flag_is_not() {
+    let found = common::scan_files(&[
+        (
+            "bin/services.sh",
+            "#!/bin/sh\n$CONSUL register --name web --tag-list a,b --locked\n${svc} register --token abc -r 1\n",
+        ),
+        (
+            "src/agent.ts",
+            "let cmd = `${agent} register --labels linux --name ci`;\ncmd += ' --locked';\nexec(cmd);\n",
         ),
     ]);
     assert!(found.is_empty(), "{found:?}");

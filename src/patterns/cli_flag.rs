@@ -36,6 +36,11 @@ pub struct CliFlag {
     /// names the program (its image).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub entrypoints: Vec<String>,
+    /// Flags only this command takes (`--executor` of `gitlab-runner register`): where one
+    /// follows the subcommand on its line, the command is this one whatever expression runs
+    /// the program (`${runnerCmd} register …`, `{bin} register …`, `$(which x) register …`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub signature: Vec<String>,
 }
 
 /// A long flag and its short form, compared a few bytes at a time: a command's line is checked
@@ -77,8 +82,8 @@ impl PatternKind for CliFlag {
     const NAME: &'static str = "cli_flag";
     const REQUIRED: &'static [&'static str] = &["command", "flag"];
     const OPTIONAL: &'static [&'static str] =
-        &["short", "env", "context", "values", "aliases", "entrypoints"];
-    const MATCHES: &'static str = "`command … --flag`, `--flag=value`, the short flag; in a file naming the program or a `context`, the environment variable, the flag as a quoted argument (`[\"register\", \"--locked=false\"]`) and as a YAML list item (`- --tag-list docker`); with `values`, only those values (`--shell cmd`, `RUNNER_SHELL='cmd'`); the same under the program's `aliases` (old names), and under its image's `entrypoints` in a file naming the program";
+        &["short", "env", "context", "values", "aliases", "entrypoints", "signature"];
+    const MATCHES: &'static str = "`command … --flag`, `--flag=value`, the short flag; in a file naming the program or a `context`, the environment variable, the flag as a quoted argument (`[\"register\", \"--locked=false\"]`) and as a YAML list item (`- --tag-list docker`); with `values`, only those values (`--shell cmd`, `RUNNER_SHELL='cmd'`); the same under the program's `aliases` (old names), under its image's `entrypoints` in a file naming the program, and under any expression run with the subcommand where one of the `signature` flags follows it on the line (`${bin} register --executor shell -r …`)";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let command = f.text("command")?;
@@ -110,6 +115,8 @@ impl PatternKind for CliFlag {
         let aliases = f.check.strings(&aliases, "aliases")?;
         let entrypoints = f.list("entrypoints")?;
         let entrypoints = f.check.strings(&entrypoints, "entrypoints")?;
+        let signature = f.list("signature")?;
+        let signature = f.check.strings(&signature, "signature")?;
         Some(CliFlag {
             command,
             flag,
@@ -119,6 +126,7 @@ impl PatternKind for CliFlag {
             values,
             aliases,
             entrypoints,
+            signature,
         })
     }
 
@@ -131,6 +139,7 @@ impl PatternKind for CliFlag {
     fn anchors(&self) -> Vec<String> {
         let mut v = vec![self.anchor(), self.flag.clone()];
         v.extend(self.env.iter().cloned());
+        v.extend(self.signature.iter().cloned());
         v
     }
 
@@ -244,13 +253,18 @@ impl PatternKind for CliFlag {
         // So is the flag as an item of a YAML block list (a Salt pillar's or an Ansible
         // variable's list of register flags, `- --tag-list docker`, whose file need not name
         // the subcommand), in any file that runs commands.
+        // In a YAML file that names the program (a compose file or manifest that runs its
+        // image), a value of arguments the image's entrypoint hands to the command
+        // (`RUNNER_EXTRA_ARGS: "--tag-list=docker --locked=false"`): the same.
+        let yaml_values = matches!(ctx.src.class.kind, FileKind::Yaml | FileKind::Helm)
+            && ctx.contains(program);
         let quoted = matches!(ctx.src.class.kind, FileKind::Code | FileKind::Shell)
             && (sub.is_empty() || ctx.contains(sub));
         if written {
             let found: Vec<(usize, usize)> = out.iter().map(|h| (h.start, h.end)).collect();
             let shell = quoted && ctx.src.class.kind == FileKind::Shell;
             let words = [program, sub];
-            let args = list_arguments(flag, (quoted, shell), &words, ctx).into_iter();
+            let args = list_arguments(flag, (quoted, shell, yaml_values), &words, ctx).into_iter();
             out.extend(args.filter(|q| !found.iter().any(|&(s, e)| (s..=e).contains(&q.start))));
         }
         // The environment variable the program reads for the flag ([`env_uses`]).
@@ -338,13 +352,21 @@ impl CliFlag {
         let others: Vec<&String> = (self.aliases.iter().chain(entrypoints))
             .filter(|name| ctx.contains(name))
             .collect();
-        if others.is_empty() {
+        let expressions = ctx.expression_commands(sub, &self.signature);
+        if others.is_empty() && expressions.is_empty() {
             return own;
         }
         let mut all = own.as_ref().clone();
         for name in others {
             all.extend(ctx.flagged_commands(name, sub, bits).iter().cloned());
         }
+        // An expression that is the program found already (a variable assigned its path).
+        let known: Vec<usize> = all.iter().map(|c| c.program.start).collect();
+        all.extend(
+            (expressions.iter())
+                .filter(|c| !known.contains(&c.program.start))
+                .cloned(),
+        );
         std::rc::Rc::new(all)
     }
 
@@ -420,7 +442,7 @@ pub fn unset_at(text: &[u8], at: usize) -> bool {
 /// `- --locked is gone`).
 fn list_arguments(
     flag: &str,
-    (quoted, shell): (bool, bool),
+    (quoted, shell, yaml_values): (bool, bool, bool),
     words: &[&str],
     ctx: &FileCtx,
 ) -> Vec<Hit> {
@@ -453,6 +475,9 @@ fn list_arguments(
                 return true;
             }
             if quoted && in_argument_string(text, at) {
+                return true;
+            }
+            if yaml_values && value_of_arguments(text, at) {
                 return true;
             }
             list_item_at(text, at)
@@ -501,6 +526,43 @@ fn in_argument_string(text: &[u8], at: usize) -> bool {
         return false;
     }
     arguments_only(&text[open + 1..close])
+}
+
+/// Is the flag at `at` the start of a YAML key's value of arguments only, plain or quoted
+/// (`REGISTER_ARGS: --locked=false --access-level=not_protected`, `EXTRA: "--tag-list=a"`)? Not
+/// an item of a list (a service's `command: ["register", "--locked"]` is read with its image).
+fn value_of_arguments(text: &[u8], at: usize) -> bool {
+    let quote = match text[..at].last() {
+        Some(&q @ (b'"' | b'\'')) => Some(q),
+        _ => None,
+    };
+    let before = text[..at - usize::from(quote.is_some())].trim_ascii_end();
+    if !before.ends_with(b":") || at == before.len() {
+        return false;
+    }
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let key = before[line_start..before.len() - 1].trim_ascii();
+    let key = key.strip_prefix(b"- ").unwrap_or(key).trim_ascii_start();
+    if key.is_empty() || !key.iter().all(|&c| is_ident_byte(c) || c == b'-' || c == b'.') {
+        return false;
+    }
+    let end = memchr::memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i);
+    let value = &text[at..end];
+    let value = match quote {
+        // Up to the closing quote (an escaped one is the value's own). The flag with its value
+        // (`"--tag-list=\"a, b\""`) is the whole string too.
+        Some(q) => match (0..value.len()).find(|&i| value[i] == q && !escaped(value, i)) {
+            Some(close) if value[..close].split(|c| *c == b' ').next().is_some_and(|w| w.contains(&b'=')) => {
+                return true;
+            }
+            Some(close) => &value[..close],
+            None => return false,
+        },
+        None => (1..value.len())
+            .find(|&i| value[i] == b'#' && value[i - 1].is_ascii_whitespace())
+            .map_or(value, |i| &value[..i]),
+    };
+    arguments_only(value)
 }
 
 /// Is the quote at `i` escaped (`\"`, PowerShell's `` `" ``)?

@@ -388,9 +388,11 @@ pub fn word_hits(word: &str, ctx: &FileCtx, bytes: WordBytes) -> Vec<Hit> {
     ctx.word_offsets(word, bytes)
         .filter(|&at| {
             let code = ctx.src.class.kind == FileKind::Code;
+            let script = code || ctx.src.class.kind == FileKind::Shell;
             !(ctx.src.in_comment(at)
                 || in_expansion_message(text, at)
-                || (code && in_test_name(text, at)))
+                || (code && in_test_name(text, at))
+                || (script && in_prose_string(text, at, at + word.len())))
         })
         .map(|at| Hit::new(at, at + word.len(), word))
         .take(MAX_WORD_HITS)
@@ -488,6 +490,68 @@ fn in_expansion_message(b: &[u8], at: usize) -> bool {
         }
     }
     false
+}
+
+/// How far around a word the string literal that holds it is looked for.
+const PROSE_REACH: usize = 400;
+
+/// Is the word at `start..end` written as itself in a string of prose, a message or a
+/// description (`'No GitLab OIDC token found (CI_JOB_JWT_V2 / CI_JOB_JWT)'`, `"CI_JOB_JWT is
+/// not set"`)? The string, on the word's line, holds three words of letters besides it and
+/// nothing that a command, a path or an expansion writes (`=`, `$`, `{`, `--`, `/` next to a
+/// letter, `://`). A name expanded (`"$CI_JOB_JWT"`) or alone in its string
+/// (`os.environ["CI_JOB_JWT"]`) is no prose.
+fn in_prose_string(b: &[u8], start: usize, end: usize) -> bool {
+    let lo = start.saturating_sub(PROSE_REACH);
+    let line_start = b[lo..start]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(lo, |i| lo + i + 1);
+    let Some(open) = (line_start..start)
+        .rev()
+        .find(|&i| matches!(b[i], b'"' | b'\'' | b'`'))
+    else {
+        return false;
+    };
+    let quote = b[open];
+    // The quote opens a string: an even number of the same quotes before it on the line.
+    if b[line_start..open].iter().filter(|&&c| c == quote).count() % 2 != 0 {
+        return false;
+    }
+    let hi = (end + PROSE_REACH).min(b.len());
+    let Some(close) = (end..hi).find(|&i| b[i] == quote || b[i] == b'\n') else {
+        return false;
+    };
+    if b[close] != quote {
+        return false;
+    }
+    let content = &b[open + 1..close];
+    let code_like = content
+        .iter()
+        .any(|&c| matches!(c, b'=' | b'$' | b'{' | b'|'))
+        || content.windows(2).any(|w| w == b"--" || w == b"//")
+        || content
+            .windows(2)
+            .any(|w| w[0] == b'/' && w[1].is_ascii_alphanumeric());
+    if code_like {
+        return false;
+    }
+    let words = [&b[open + 1..start], &b[end..close]]
+        .into_iter()
+        .flat_map(|part| part.split(|c| c.is_ascii_whitespace()))
+        .map(|w| w.trim_ascii_start().strip_prefix(b"(").unwrap_or(w))
+        .filter(|w| {
+            let w = w
+                .strip_suffix(b")")
+                .unwrap_or(w)
+                .strip_suffix(b":")
+                .or_else(|| w.strip_suffix(b","))
+                .or_else(|| w.strip_suffix(b"."))
+                .unwrap_or(w);
+            w.len() > 1 && w.iter().all(u8::is_ascii_alphabetic)
+        })
+        .count();
+    words >= 3
 }
 
 /// The last fixed key of a key path (`*.trigger.strategy` → `strategy`).

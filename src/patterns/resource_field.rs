@@ -579,7 +579,7 @@ fn outer_lines(text: &str, at: usize) -> impl Iterator<Item = &str> {
 
 /// Python's attribute read by name, `getattr(mr, "merge_status", None)`,
 /// `hasattr(approval, 'approvers')`: the end of the receiver's name, for a quote at `quote`.
-fn attribute_by_name(text: &str, quote: usize) -> Option<usize> {
+pub(super) fn attribute_by_name(text: &str, quote: usize) -> Option<usize> {
     let lead = text[..quote].trim_end();
     let comma = lead.strip_suffix(',')?;
     let recv_end = comma.trim_end().len();

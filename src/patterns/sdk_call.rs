@@ -99,9 +99,10 @@ impl PatternKind for SdkCall {
         import_anchors(self.sdk)
     }
 
-    /// A call counted by its receiver needs a file that names the platform instead.
+    /// A call counted by its receiver, or an option type counted by its name, needs a file that
+    /// names the platform instead.
     fn context_evidence(&self) -> &'static [Shows] {
-        if self.named_receiver_counts() {
+        if self.named_receiver_counts() || self.type_counts_by_name() {
             &[Shows::Platform]
         } else {
             &[]
@@ -131,7 +132,10 @@ impl PatternKind for SdkCall {
         // A module that does not import the library (its client comes from elsewhere) shows it
         // by the call's receiver instead: see [`Self::named_receiver`].
         let imported = file.imports(self.sdk);
-        if !imported && !self.receiver_evidence(ctx) {
+        // go-gitlab's option type where the file does not import the library (its import is
+        // elsewhere, or the type is a copy of the library's, converted to it): by its name.
+        let by_name = !imported && self.type_counts_by_name() && self.names_platform(ctx);
+        if !imported && !by_name && !self.receiver_evidence(ctx) {
             return Vec::new();
         }
         if self.sdk == Sdk::PhpGitlab {
@@ -165,7 +169,7 @@ impl PatternKind for SdkCall {
                 continue;
             }
             if !imported {
-                if !self.named_receiver(text, at - 1) {
+                if !by_name && !self.named_receiver(text, at - 1) {
                     continue;
                 }
             } else if let Some(on) = self.on
@@ -179,6 +183,7 @@ impl PatternKind for SdkCall {
             // A Go composite literal names a type of the imported package itself.
             if after.starts_with('{')
                 && self.sdk == Sdk::GoGitlab
+                && !by_name
                 && !receiver.is_some_and(|r| file.go_packages.iter().any(|p| p == r))
             {
                 continue;
@@ -217,6 +222,18 @@ impl SdkCall {
     fn named_receiver_counts(&self) -> bool {
         self.args.is_empty()
             && (self.sdk == Sdk::RubyGitlab || (self.sdk == Sdk::PythonGitlab && self.on.is_some()))
+    }
+
+    /// Does the option type count by its name in a Go file that does not import the library:
+    /// go-gitlab's option types name the platform's requests (`RegisterNewRunnerOptions`), and
+    /// with `args` their fields are the item?
+    fn type_counts_by_name(&self) -> bool {
+        self.sdk == Sdk::GoGitlab && self.is_type() && !self.args.is_empty()
+    }
+
+    /// A Go file that names the platform (the evidence of [`Self::type_counts_by_name`]).
+    fn names_platform(&self, ctx: &FileCtx) -> bool {
+        ctx.src.path.ends_with(".go") && ctx.evidence().platform().iter().any(|w| ctx.contains(w))
     }
 
     /// Can a call in this file, which does not import the library, count by its receiver: a
@@ -340,7 +357,15 @@ impl SdkCall {
                     continue;
                 }
                 let rest = text[fe..].trim_start_matches([' ', '\t']);
-                if rest.starts_with('=') && !rest.starts_with("==") && !ctx.src.in_comment(a) {
+                // With `values`, only a removed value assigned (`opts.Status =
+                // gitlab.Ptr("paused")`), not one the code passes on (`= config.Status`).
+                let valued = self.values.is_empty()
+                    || argument_value(text, fe).is_some_and(|v| self.values.contains(&v));
+                if rest.starts_with('=')
+                    && !rest.starts_with("==")
+                    && valued
+                    && !ctx.src.in_comment(a)
+                {
                     out.push(Hit::new(fa, fe, format!("{} {arg}", self.call)));
                 }
             }

@@ -99,16 +99,16 @@ impl PatternKind for SdkField {
             if at == 0 || ctx.src.in_comment(at) {
                 continue;
             }
-            // `x.name` (not a call), or `x["name"]`.
+            // `x.name` (not a call), `x["name"]`, or Python's `getattr(x, "name", default)`.
+            let quoted = at >= 2
+                && matches!(b[at - 1], b'"' | b'\'')
+                && b.get(end) == Some(&b[at - 1]);
             let dot = if b[at - 1] == b'.' && b.get(end) != Some(&b'(') {
                 Some(at - 1)
-            } else if at >= 2
-                && matches!(b[at - 1], b'"' | b'\'')
-                && b[at - 2] == b'['
-                && b.get(end) == Some(&b[at - 1])
-                && sdk::receiver(text, at - 2).is_some()
-            {
+            } else if quoted && b[at - 2] == b'[' && sdk::receiver(text, at - 2).is_some() {
                 Some(at - 2)
+            } else if quoted {
+                super::resource_field::attribute_by_name(text, at - 1)
             } else {
                 None
             };

@@ -119,6 +119,8 @@ pub struct Class {
     pub comments: CommentStyle,
     /// YAML that may hold Go templates (Helm chart templates).
     pub templated: bool,
+    /// YAML in a `templates/` folder: a chart template unless [`sniff`] finds CI jobs in it.
+    pub chart_template: bool,
 }
 
 fn class(kind: FileKind, comments: CommentStyle) -> Option<Class> {
@@ -126,6 +128,7 @@ fn class(kind: FileKind, comments: CommentStyle) -> Option<Class> {
         kind,
         comments,
         templated: false,
+        chart_template: false,
     })
 }
 
@@ -135,6 +138,7 @@ pub fn ci() -> Class {
         kind: FileKind::Ci,
         comments: CommentStyle::Hash,
         templated: false,
+        chart_template: false,
     }
 }
 
@@ -344,6 +348,7 @@ pub fn sniff(class: Class, text: &str) -> Class {
         kind: FileKind::Helm,
         comments: class.comments,
         templated: true,
+        chart_template: false,
     };
     let mut global = false;
     let mut suite = false;
@@ -376,13 +381,44 @@ pub fn sniff(class: Class, text: &str) -> Class {
             global = false;
         }
     }
-    if ci.seen() {
+    // A chart template (`templates/*.yaml`, read as templated YAML) has a chart's Go template
+    // actions, which CI configuration has not: its shape alone does not make it CI.
+    if ci.seen() && !(class.chart_template && has_chart_action(text)) {
         return Class {
             kind: FileKind::Ci,
+            chart_template: false,
             ..class
         };
     }
-    class
+    if class.chart_template { helm } else { class }
+}
+
+/// Does the text hold a Go template action of a Helm chart (`{{ .Values.x }}`, `{{- if … }}`,
+/// `{{ include … }}`)? A CI job's script may hold another tool's Go template (`docker inspect
+/// --format '{{.Digest}}'`), which reads no chart object and is no chart's control.
+fn has_chart_action(text: &str) -> bool {
+    const ACTIONS: [&str; 16] = [
+        ".Values",
+        ".Release",
+        ".Chart",
+        ".Capabilities",
+        ".Files",
+        ".Template",
+        "include ",
+        "template ",
+        "define ",
+        "if ",
+        "else",
+        "end",
+        "range ",
+        "with ",
+        "toYaml ",
+        "$",
+    ];
+    memchr::memmem::find_iter(text.as_bytes(), b"{{").any(|at| {
+        let rest = text[at + 2..].trim_start_matches('-').trim_start();
+        ACTIONS.iter().any(|a| rest.starts_with(a))
+    })
 }
 
 /// Whether a YAML file is GitLab CI configuration by its shape, whatever its name (a CI
@@ -495,9 +531,12 @@ fn config_class(lower: &str, dirs: Dirs, ext: &str) -> Option<Class> {
     let is_yaml = matches!(ext, "yml" | "yaml");
     use CommentStyle::Hash;
     // GitLab CI configuration.
+    // A file named for the pipeline it belongs to (`.gitlab-ci-java-template.yml`,
+    // `.gitlab-ci.release.yml`) is CI configuration wherever it is kept.
     if lower == ".gitlab-ci.yml"
         || lower.ends_with(".gitlab-ci.yml")
         || lower.ends_with(".gitlab-ci.yaml")
+        || (is_yaml && lower.starts_with(".gitlab-ci"))
     {
         return class(FileKind::Ci, Hash);
     }
@@ -507,12 +546,23 @@ fn config_class(lower: &str, dirs: Dirs, ext: &str) -> Option<Class> {
         }
         return class(FileKind::Ci, Hash);
     }
-    // Helm charts: templates and values.
-    if dirs.templates && (is_yaml || ext == "tpl") {
+    // Helm charts: templates and values. YAML under `templates/` is a chart template unless
+    // its content has the shape of CI jobs (a CI templates repository keeps its shared jobs in
+    // such a folder too): [`sniff`] decides.
+    if dirs.templates && is_yaml {
+        return Some(Class {
+            kind: FileKind::Yaml,
+            comments: Hash,
+            templated: true,
+            chart_template: true,
+        });
+    }
+    if dirs.templates && ext == "tpl" {
         return Some(Class {
             kind: FileKind::Helm,
             comments: Hash,
             templated: true,
+            chart_template: false,
         });
     }
     if is_yaml
@@ -525,6 +575,7 @@ fn config_class(lower: &str, dirs: Dirs, ext: &str) -> Option<Class> {
             kind: FileKind::Helm,
             comments: Hash,
             templated: true,
+            chart_template: false,
         });
     }
     if lower == "database.yml" || lower == "database.yml.erb" || lower == "database.yaml" {
@@ -869,9 +920,17 @@ mod tests {
         );
         assert_eq!(kind("chart/values.yaml"), Some(FileKind::Helm));
         assert_eq!(kind("chart/values-prod.yaml"), Some(FileKind::Helm));
+        // A chart template is read as templated YAML and is a chart template once sniffed
+        // (unless its text has CI jobs' shape: a CI templates repository's `templates/`).
+        let template = classify("chart/templates/deployment.yaml").unwrap();
+        assert!(template.chart_template && template.templated);
         assert_eq!(
-            kind("chart/templates/deployment.yaml"),
-            Some(FileKind::Helm)
+            sniff(template, "apiVersion: v1\nkind: Service\n").kind,
+            FileKind::Helm
+        );
+        assert_eq!(
+            sniff(template, ".build:\n  image: x\n  script:\n    - make\n").kind,
+            FileKind::Ci
         );
         assert_eq!(kind("k8s/deployment.yaml"), Some(FileKind::Yaml));
         assert_eq!(kind("config/database.yml"), Some(FileKind::DatabaseConfig));

@@ -414,8 +414,12 @@ impl<'t> Occurrences<'t> {
     /// The places are read in order, each line's quotes, groups and end once for all the
     /// places on it ([`Track`], [`Groups`], [`Reach`]).
     pub fn of(text: &'t str, program: &str, yaml: bool) -> Occurrences<'t> {
+        Self::at_starts(text, program_starts(text, program), yaml)
+    }
+
+    /// The places of programs written at `starts` (in order).
+    pub fn at_starts(text: &'t str, starts: Vec<(usize, usize)>, yaml: bool) -> Occurrences<'t> {
         let b = text.as_bytes();
-        let starts = program_starts(text, program);
         // The options before the subcommand are few: mostly the subcommand alone.
         let mut words = Vec::with_capacity(starts.len() * 2);
         let mut unquoted = String::new();
@@ -561,10 +565,10 @@ fn stored_commands<'t>(text: &'t str, yaml: bool, out: &mut Vec<Command<'t>>) {
         .collect();
     for (defined_at, name) in stored {
         let (mut track, mut reaches) = (Track::default(), Reach::default());
-        for (at, end) in variable_uses(text, name) {
-            if at == defined_at {
-                continue;
-            }
+        let uses = variable_uses(text, name)
+            .into_iter()
+            .filter(|&(at, _)| at != defined_at);
+        for (at, end) in uses.chain(appends_to(text, name)) {
             let word = Word::at(text, at, end);
             let (enclosing, extent) = shape(b, at, end, yaml, &mut track);
             let args = match extent {
@@ -648,6 +652,74 @@ fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
     starts.sort_unstable();
     starts.dedup();
     starts
+}
+
+/// Where a command's program is an expression written right before its subcommand (a blank
+/// between): an interpolation (`${runnerCmd} register`, `{bin} register`, `#{cmd} register`),
+/// a variable (`$RUNNER register`) or a substitution (`$(which x) register`), on a line where
+/// one of `signature` (flags only that command takes) follows it. The expressions' ranges, in
+/// order.
+pub fn expression_starts(
+    text: &str,
+    subcommand: &str,
+    signature: &[String],
+) -> Vec<(usize, usize)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(b, subcommand.as_bytes()) {
+        let after = at + subcommand.len();
+        if at < 2 || b[at - 1] != b' ' || !matches!(b.get(after), Some(b' ' | b'\t')) {
+            continue;
+        }
+        let line_end = memchr::memchr(b'\n', &b[after..]).map_or(b.len(), |i| after + i);
+        let line = &b[after..line_end];
+        if !signature
+            .iter()
+            .any(|s| memchr::memmem::find(line, s.as_bytes()).is_some())
+        {
+            continue;
+        }
+        if let Some(start) = expression_start(b, at - 1) {
+            out.push((start, at - 1));
+        }
+    }
+    out
+}
+
+/// Where the expression that ends at `end` starts: `${…}`, `{…}`, `#{…}` (no brace inside),
+/// `$(…)` (no parenthesis inside), `$name`; on its line.
+fn expression_start(b: &[u8], end: usize) -> Option<usize> {
+    let line_start = memchr::memrchr(b'\n', &b[..end]).map_or(0, |i| i + 1);
+    let within = &b[line_start..end];
+    let (&last, body) = within.split_last()?;
+    let open = |o: u8, c: u8| {
+        let k = body.iter().rposition(|&x| x == o)?;
+        (!body[k + 1..].contains(&c) && k + 1 < body.len()).then_some(line_start + k)
+    };
+    match last {
+        b'}' => {
+            let k = open(b'{', b'}')?;
+            Some(if k > 0 && matches!(b[k - 1], b'$' | b'#') {
+                k - 1
+            } else {
+                k
+            })
+        }
+        b')' => {
+            let k = open(b'(', b')')?;
+            (k > 0 && b[k - 1] == b'$').then_some(k - 1)
+        }
+        c if super::is_ident_byte(c) => {
+            let n = within
+                .iter()
+                .rev()
+                .take_while(|&&x| super::is_ident_byte(x))
+                .count();
+            let s = end - n;
+            (s > 0 && b[s - 1] == b'$').then_some(s - 1)
+        }
+        _ => None,
+    }
 }
 
 /// The variable whose value is the program written at `at..end`: a quoted path that ends with it
@@ -1330,6 +1402,25 @@ fn variable_refs(text: &str) -> impl Iterator<Item = (usize, usize, &str)> {
     })
 }
 
+/// Where a string is appended to the variable `name` (`cmd += " --tag-list " + tags`,
+/// `` registerCommand += ` --locked` ``, Python's `cmd += f" …"`): the range from the name to
+/// the string's opening quote, so that the string's words are read as the stored command's
+/// further arguments.
+fn appends_to<'t>(text: &'t str, name: &'t str) -> impl Iterator<Item = (usize, usize)> + 't {
+    let b = text.as_bytes();
+    memchr::memmem::find_iter(b, name.as_bytes()).filter_map(move |at| {
+        let end = at + name.len();
+        if at > 0 && super::is_ident_byte(b[at - 1]) {
+            return None;
+        }
+        let rest = b[end..].trim_ascii_start().strip_prefix(b"+=")?;
+        let rest = rest.trim_ascii_start();
+        let rest = rest.strip_prefix(b"f").unwrap_or(rest);
+        let quote = b.len() - rest.len();
+        matches!(rest.first(), Some(b'"' | b'\'' | b'`')).then_some((at, quote + 1))
+    })
+}
+
 /// The uses of the variable `name` (`{{ name }}`, `$name`, `${name}`).
 fn variable_uses(text: &str, name: &str) -> Vec<(usize, usize)> {
     variable_refs(text)
@@ -1351,22 +1442,28 @@ fn holder(b: &[u8], line_start: usize, at: usize, yaml: bool) -> Option<&str> {
     };
     let before = &b[line_start..at];
     let trimmed = before.trim_ascii_end();
-    let trimmed = trimmed
+    let quoted = trimmed
         .strip_suffix(b"\"")
         .or_else(|| trimmed.strip_suffix(b"'"))
+        .or_else(|| trimmed.strip_suffix(b"`"));
+    // A string's prefix (Python's `f"…"`).
+    let trimmed = quoted
+        .map(|t| t.strip_suffix(b"f").unwrap_or(t))
         .unwrap_or(trimmed);
     if !trimmed.is_empty() {
         // On the same line: `NAME=` (shell) or `NAME:` (YAML) right before the command, and
-        // only blanks before the name. Read from the command back (not from the line's start:
-        // a line may hold thousands of commands).
+        // only blanks before the name, or a declaration's keyword (`let`, `const`, `local`…).
+        // Read from the command back (not from the line's start: a line may hold thousands
+        // of commands).
         let t = trimmed.trim_ascii_end();
         let (&sep, t) = t.split_last()?;
         if sep != b'=' && sep != b':' {
             return None;
         }
+        let t = t.trim_ascii_end();
         let n = t.iter().rev().take_while(|&&c| ident(c)).count();
         let s = t.len() - n;
-        if n == 0 || !t[..s].iter().all(u8::is_ascii_whitespace) {
+        if n == 0 || !declaration_lead(&t[..s]) {
             return None;
         }
         return std::str::from_utf8(&b[line_start + s..line_start + t.len()]).ok();
@@ -1384,6 +1481,18 @@ fn holder(b: &[u8], line_start: usize, at: usize, yaml: bool) -> Option<&str> {
     opens
         .then(|| std::str::from_utf8(&b[prev_start + s..prev_start + e]).ok())
         .flatten()
+}
+
+/// Is what comes before a variable's name on its line what an assignment starts with: blanks,
+/// a declaration's keyword (`let`, `const`, `var`, `local`, `export`, `readonly`, `my`), or
+/// PHP's `$`?
+fn declaration_lead(lead: &[u8]) -> bool {
+    let lead = lead.trim_ascii();
+    let lead = lead.strip_suffix(b"$").unwrap_or(lead).trim_ascii_end();
+    matches!(
+        lead,
+        b"" | b"let" | b"const" | b"var" | b"local" | b"export" | b"readonly" | b"my"
+    )
 }
 
 /// If the command sits in a YAML scalar whose line breaks are spaces, the indentation its
@@ -1623,7 +1732,9 @@ fn words_into<'t>(
 }
 
 /// `i` past the blanks and line continuations at it (`\`, PowerShell's `` ` ``, cmd's `^`; with
-/// `folded`, a YAML folded scalar's next line indented at least that much).
+/// `folded`, a YAML folded scalar's next line indented at least that much). A command written in
+/// another language's string literal escapes the continuation's backslash (`\\` at the end of
+/// each line of a Python or JavaScript string): the same continuation, as [`reach`] reads it.
 fn skip_blanks(b: &[u8], mut i: usize, folded: Option<usize>) -> usize {
     loop {
         match b.get(i) {
@@ -1638,6 +1749,9 @@ fn skip_blanks(b: &[u8], mut i: usize, folded: Option<usize>) -> usize {
                 i += 1
             }
             Some(b'\\' | b'`' | b'^') if matches!(b.get(i + 1), Some(b'\n')) => i += 2,
+            Some(b'\\') if b.get(i + 1) == Some(&b'\\') && line_break_at(b, i + 2) => {
+                i += if b[i + 2] == b'\r' { 4 } else { 3 }
+            }
             Some(b'\\' | b'`' | b'^')
                 if b.get(i + 1) == Some(&b'\r') && b.get(i + 2) == Some(&b'\n') =>
             {
@@ -1647,6 +1761,15 @@ fn skip_blanks(b: &[u8], mut i: usize, folded: Option<usize>) -> usize {
         }
     }
     i
+}
+
+/// Does a line break (`\n` or `\r\n`) start at `i`?
+fn line_break_at(b: &[u8], i: usize) -> bool {
+    match b.get(i) {
+        Some(b'\n') => true,
+        Some(b'\r') => b.get(i + 1) == Some(&b'\n'),
+        _ => false,
+    }
 }
 
 /// The end of the word starting at `i` and whether it reads as written (no quotes, no
@@ -1894,6 +2017,39 @@ mod tests {
         );
         let t = "svc:\n  image: gitlab/gitlab-runner\n  command: run --user=gitlab-runner\n";
         assert!(find(t, "gitlab-runner", "register", true).is_empty());
+    }
+
+    #[test]
+    fn programs_that_expressions_give() {
+        let sig = ["--executor".to_string()];
+        let starts = |t: &str| -> Vec<String> {
+            expression_starts(t, "register", &sig)
+                .into_iter()
+                .map(|(s, e)| t[s..e].to_string())
+                .collect()
+        };
+        let text = "a = `${runnerCmd} register --executor shell`\n\
+                    b = f\"{binary} register -n --executor docker\"\n\
+                    $(command -v x) register --executor ssh\n\
+                    \"#{bin} register --executor shell\"\n\
+                    $RUNNER register --url u --executor shell\n";
+        assert_eq!(
+            starts(text),
+            [
+                "${runnerCmd}",
+                "{binary}",
+                "$(command -v x)",
+                "#{bin}",
+                "$RUNNER"
+            ]
+        );
+        // No signature flag after it on its line, or no expression before it.
+        assert!(starts("${x} register --token t\n--executor shell\n").is_empty());
+        assert!(
+            starts("gitlab-runner register --executor shell\nre register --executor x\n")
+                .is_empty()
+        );
+        assert!(starts("${a}{b} register --executor x").len() == 1);
     }
 
     #[test]

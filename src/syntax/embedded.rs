@@ -55,6 +55,7 @@ fn class_of(kind: FileKind) -> Class {
         kind,
         comments: CommentStyle::Hash,
         templated: matches!(kind, FileKind::Helm | FileKind::Ci | FileKind::Yaml),
+        chart_template: false,
     }
 }
 

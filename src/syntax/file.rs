@@ -141,6 +141,8 @@ pub struct FileCtx<'s, 'a> {
     /// Where each program is written as a command, with its words, by program (shared by its
     /// subcommands).
     occurrences: Memo<String, Rc<cmdline::Occurrences<'a>>>,
+    /// [`Self::expression_commands`] by subcommand and signature.
+    expressions: Memo<String, Rc<Vec<cmdline::Command<'a>>>>,
     /// Offsets of substrings looked for, by substring.
     offsets: Memo<String, Rc<[usize]>>,
     /// Whether substrings occur, by substring.
@@ -197,6 +199,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             commands: Memo::default(),
             flagged: Memo::default(),
             occurrences: Memo::default(),
+            expressions: Memo::default(),
             offsets: Memo::default(),
             contains: Memo::default(),
             rest_calls: Memo::default(),
@@ -332,6 +335,37 @@ impl<'s, 'a> FileCtx<'s, 'a> {
                         witness.holds(text, from, to, |l, i| cmdline::dash_head_at(l, i, flags))
                     })
                 });
+                Rc::new(found)
+            },
+        )
+    }
+
+    /// The commands of `subcommand` whose program is an expression written right before it,
+    /// on a line where one of `signature` follows ([`cmdline::expression_starts`]), outside
+    /// comments; found once per file for each subcommand and signature.
+    pub fn expression_commands(
+        &self,
+        subcommand: &str,
+        signature: &[String],
+    ) -> Rc<Vec<cmdline::Command<'a>>> {
+        if signature.is_empty()
+            || !self.contains(subcommand)
+            || !signature.iter().any(|s| self.contains(s))
+        {
+            return Rc::default();
+        }
+        // A key no program has (a NUL in it).
+        let key = format!("\0{subcommand}\0{}", signature.join("\0"));
+        self.expressions.get(
+            |k| *k == key,
+            || key.clone(),
+            || {
+                let yaml = self.commands_in_yaml();
+                let starts = cmdline::expression_starts(self.src.text, subcommand, signature);
+                let occurrences = cmdline::Occurrences::at_starts(self.src.text, starts, yaml);
+                let mut found =
+                    cmdline::find_in(self.src.text, &occurrences, subcommand, yaml, None);
+                found.retain(|c| !self.src.in_comment(c.program.start));
                 Rc::new(found)
             },
         )

@@ -1356,6 +1356,13 @@ fn path_at<'a>(text: &'a str, abs: usize, needle: &str, code_like: bool, push: P
         return;
     }
     let url = url_at(win, at);
+    // The path argument of the platform's CLI (`glab api projects/:id/…`) is an API path.
+    if url.relative && glab_api_argument(win, url.start) {
+        let full = format!("/api/v4/{}", &win[url.start..url.end]);
+        if push(win, ws, url.start, url.end, &url_at(&full, 0), false) {
+            return;
+        }
+    }
     // A URL word that starts inside an interpolation (`project_id}/runners` of
     // `"/projects/#{url_encode project_id}/runners"`) is read from its whole literal.
     let broken = code_like && win[url.start..at].contains('}') && !win[url.start..at].contains('{');
@@ -1374,6 +1381,30 @@ fn path_at<'a>(text: &'a str, abs: usize, needle: &str, code_like: bool, push: P
             push(win, ws, start, end, &url_at(&lit, k), false);
         }
     }
+}
+
+/// Is the word at `start` the path argument of `glab api`, the platform's CLI, whose path is
+/// relative to `/api/v4`: `glab api projects/…` in a shell line or a string, `"glab", "api",
+/// f"projects/…"` in an argument list, with options and their values between
+/// (`glab api --paginate -X GET projects/…`)?
+fn glab_api_argument(text: &str, start: usize) -> bool {
+    let line = &text[line_start(text.as_bytes(), start)..start];
+    let words: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | ',' | '[' | '(' | '{'))
+        .filter(|w| !w.is_empty())
+        .rev()
+        // A string's prefix (`f"…"`, `$"…"`) is no word of the command.
+        .skip_while(|w| matches!(*w, "f" | "r" | "b" | "rf" | "fr" | "$" | "@"))
+        .take(12)
+        .collect();
+    let Some(api) = words.iter().position(|w| *w == "api") else {
+        return false;
+    };
+    let options = (0..api).all(|k| words[k].starts_with('-') || words[k + 1].starts_with('-'));
+    let glab = words
+        .get(api + 1)
+        .is_some_and(|w| *w == "glab" || w.ends_with("/glab"));
+    options && glab
 }
 
 /// The strings built from several literals around `at` (in `win`, at `ws` in the file) that

@@ -389,7 +389,15 @@ fn opens_docstring(text: &str, line_start: usize, start: usize) -> bool {
         .rev()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with('#'));
-    code_before.is_none_or(|l| l.ends_with(':'))
+    code_before.is_none_or(ends_block_header)
+}
+
+/// Does the code line end a block's header: `:` last, or before a comment (`def f():  # noqa`)?
+fn ends_block_header(line: &str) -> bool {
+    line.ends_with(':')
+        || line
+            .match_indices(':')
+            .any(|(i, _)| line[i + 1..].trim_start().starts_with('#'))
 }
 
 /// The bytes where [`comment_ranges`] stops outside quotes: quotes, and the bytes that start a
@@ -786,6 +794,7 @@ mod tests {
                 kind: FileKind::Shell,
                 comments,
                 templated: false,
+                chart_template: false,
             },
         )
     }

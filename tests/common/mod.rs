@@ -155,3 +155,12 @@ pub fn lines(expected: &[(u64, &str)]) -> BTreeSet<(u64, String)> {
         .map(|(l, id)| (*l, id.to_string()))
         .collect()
 }
+
+/// The lines of `path` where `id` is found, in order.
+pub fn lines_of(found: &Keys, path: &str, id: &str) -> Vec<u64> {
+    found
+        .iter()
+        .filter(|(p, _, i)| p == path && i == id)
+        .map(|(_, l, _)| *l)
+        .collect()
+}

@@ -1,0 +1,31 @@
+//! Arguments a runner image's entrypoint hands to `gitlab-runner register`, kept as a YAML
+//! value in a compose file or manifest that runs the image: quoted (`"--tag-list=\"a, b\""`) or
+//! plain (`EXTRA: --locked=false --access-level=not_protected`). A sentence that names a flag,
+//! and the same flags for another program in a file that does not name the runner, are not.
+//! Fixtures written for these tests.
+
+mod common;
+
+const ID: &str = "runner-register-server-side-arguments";
+
+#[test]
+fn register_arguments_in_a_yaml_value_of_the_runners_image() {
+    let found = common::scan_files(&[(
+        "deploy/docker-compose.yml",
+        "services:\n  runner:\n    image: example/gitlab-runner:latest\n    environment:\n      RUNNER_URL: \"https://gitlab.example.com/\"\n      RUNNER_MULTI_PARAMS: \"--tag-list=\\\"build, test\\\"\"\n      RUNNER_EXTRA: --locked=false --access-level=not_protected\n      NOTE: \"--locked is gone in 18.0\"\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, "deploy/docker-compose.yml", ID),
+        [6, 7],
+        "{found:?}"
+    );
+}
+
+#[test]
+fn the_same_flags_for_another_program_are_not() {
+    let found = common::scan_files(&[(
+        "build/docker-compose.yml",
+        "services:\n  builder:\n    image: rust:1.80\n    environment:\n      CARGO_FLAGS: --locked --offline\n      EXTRA: \"--tag-list=a\"\n",
+    )]);
+    assert!(found.is_empty(), "{found:?}");
+}
