@@ -717,7 +717,8 @@ fn spread_of_resource(text: &str, at: usize) -> Option<&str> {
 /// its `=`.
 fn declared_name(line: &str) -> Option<&str> {
     fn ident(t: &str) -> Option<&str> {
-        let t = t.trim_start();
+        // A PHP variable's `$` is no part of its name (`$mergeRequestApproval = [`).
+        let t = t.trim_start().trim_start_matches('$');
         let e = t
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(t.len());
@@ -808,7 +809,8 @@ fn go_tag(text: &str, at: usize, end: usize) -> bool {
         || (text[..at].ends_with("json:\\\"") && matches!(b.get(end), Some(b'\\' | b',')))
 }
 
-/// A key of an object literal: `name: v` or `"name": v` after `{`, `,` or at the start of a line.
+/// A key of an object literal: `name: v` or `"name": v` after `{`, `,` or at the start of a line;
+/// or a quoted key of a PHP array or a Ruby hash, `'name' => v` (also after `[` or `(`).
 fn literal_key(text: &str, at: usize, end: usize) -> bool {
     let b = text.as_bytes();
     let quoted = matches!(b[at - 1], b'"' | b'\'') && b.get(end) == Some(&b[at - 1]);
@@ -816,7 +818,9 @@ fn literal_key(text: &str, at: usize, end: usize) -> bool {
     let line_start = line_start_within(b, key_start, LEAD_REACH);
     let lead = text[line_start..key_start].trim_end();
     let rest = &text[key_end..];
-    (lead.is_empty() || lead.ends_with(['{', ','])) && rest.starts_with(':') && !rest.starts_with("::")
+    let rocket = quoted && rest.trim_start_matches([' ', '\t']).starts_with("=>");
+    (lead.is_empty() || lead.ends_with(['{', ',']) || (rocket && lead.ends_with(['[', '('])))
+        && ((rest.starts_with(':') && !rest.starts_with("::")) || rocket)
 }
 
 /// A field of a Java or C# class: `private Boolean active;`, `public String mergeStatus =

@@ -1175,6 +1175,22 @@ fn hands_to_request_builder(stmt: &str) -> bool {
     ]
     .iter()
     .any(|b| stmt.contains(b))
+        || runs_glab_api(stmt)
+}
+
+/// Does the statement run the platform's CLI's `api` command, which takes the API's paths
+/// relative to `/api/v4` (`glab api projects/…`, or its arguments as a list: `exec("glab",
+/// ["api", `projects/${p}/…`])`)?
+fn runs_glab_api(stmt: &str) -> bool {
+    if stmt.contains("glab api ") {
+        return true;
+    }
+    let quoted = |w: &str| {
+        ['"', '\'', '`']
+            .iter()
+            .any(|q| stmt.contains(&format!("{q}{w}{q}")))
+    };
+    quoted("glab") && quoted("api")
 }
 
 /// A call of an endpoint found in the file: the URL's range, the statement around it, the method
