@@ -2,7 +2,8 @@
 //! value in a compose file or manifest that runs the image: quoted (`"--tag-list=\"a, b\""`) or
 //! plain (`EXTRA: --locked=false --access-level=not_protected`). A sentence that names a flag,
 //! and the same flags for another program in a file that does not name the runner, are not.
-//! Fixtures written for these tests.
+//! An example command printed by an Ansible message (`debug: msg: |`, `fail: msg:`) is not
+//! run. Fixtures written for these tests.
 
 mod common;
 
@@ -28,4 +29,19 @@ fn the_same_flags_for_another_program_are_not() {
         "services:\n  builder:\n    image: rust:1.80\n    environment:\n      CARGO_FLAGS: --locked --offline\n      EXTRA: \"--tag-list=a\"\n",
     )]);
     assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn an_example_command_in_an_ansible_message_is_not_run() {
+    let found = common::scan_files(&[(
+        "roles/runner/tasks/main.yml",
+        "- name: Example command for registering the runner\n  ansible.builtin.debug:\n    msg: |\n      ssh {{ ansible_user }}@{{ ansible_fqdn }} \\\n      gitlab-runner register \\\n      --registration-token \"TOKEN\" \\\n      --tag-list docker\n\n- name: Fail without a token\n  ansible.builtin.fail:\n    msg: \"gitlab-runner register --registration-token needs gitlab_runner_token\"\n  when: gitlab_runner_token is undefined\n\n- name: Register\n  ansible.builtin.command: >\n    gitlab-runner register --non-interactive\n    --registration-token {{ gitlab_runner_token }}\n    --tag-list docker\n",
+    )]);
+    let path = "roles/runner/tasks/main.yml";
+    assert_eq!(
+        common::lines_of(&found, path, "runner-registration-token"),
+        [17],
+        "{found:?}"
+    );
+    assert_eq!(common::lines_of(&found, path, ID), [18], "{found:?}");
 }

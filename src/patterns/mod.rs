@@ -389,10 +389,12 @@ pub fn word_hits(word: &str, ctx: &FileCtx, bytes: WordBytes) -> Vec<Hit> {
         .filter(|&at| {
             let code = ctx.src.class.kind == FileKind::Code;
             let script = code || ctx.src.class.kind == FileKind::Shell;
+            let yaml = ctx.src.class.kind == FileKind::Yaml;
             !(ctx.src.in_comment(at)
                 || in_expansion_message(text, at)
                 || (code && in_test_name(text, at))
-                || (script && in_prose_string(text, at, at + word.len())))
+                || (script && in_prose_string(text, at, at + word.len()))
+                || (yaml && crate::syntax::yaml::in_message(text, at)))
         })
         .map(|at| Hit::new(at, at + word.len(), word))
         .take(MAX_WORD_HITS)

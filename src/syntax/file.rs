@@ -401,7 +401,13 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             self.commands_in_yaml(),
             flags,
         );
-        found.retain(|c| !self.src.in_comment(c.program.start));
+        // An example command in a message (Ansible's `debug: msg: |`) is not run.
+        let yaml = self.src.class.kind == FileKind::Yaml;
+        let text = self.src.text.as_bytes();
+        found.retain(|c| {
+            !(self.src.in_comment(c.program.start)
+                || (yaml && super::yaml::in_message(text, c.program.start)))
+        });
         found
     }
 

@@ -82,6 +82,51 @@ impl Doc {
 
 /// Does a key path match a pattern (`*` one key, `**` any number of keys or items)?
 /// Sequence items are crossed only by `**`. The pattern is anchored at the root.
+/// The YAML keys whose value is a message for a person, not something run: Ansible's
+/// `debug: msg:`, `fail: msg:`, `assert`'s `fail_msg` and `success_msg`.
+const MESSAGE_KEYS: [&[u8]; 3] = [b"msg", b"fail_msg", b"success_msg"];
+
+/// How many lines above a place the key of the block scalar that holds it is looked for.
+const MESSAGE_LOOK_BACK: usize = 60;
+
+/// Is `at` inside the value of a message key ([`MESSAGE_KEYS`]): on the key's line
+/// (`msg: "Run gitlab-runner register …"`) or in its block scalar (`msg: |` and the lines
+/// indented below it)? An example command printed for the user is not run.
+pub fn in_message(b: &[u8], at: usize) -> bool {
+    let line_start = |i: usize| memchr::memrchr(b'\n', &b[..i]).map_or(0, |k| k + 1);
+    let indent = |s: usize| b[s..].iter().take_while(|&&c| c == b' ').count();
+    let key_of = |s: usize| -> Option<(&[u8], &[u8])> {
+        let line = &b[s..memchr::memchr(b'\n', &b[s..]).map_or(b.len(), |k| s + k)];
+        let t = line.trim_ascii_start();
+        let t = t.strip_prefix(b"- ").unwrap_or(t).trim_ascii_start();
+        let colon = t.iter().position(|&c| c == b':')?;
+        Some((&t[..colon], t[colon + 1..].trim_ascii()))
+    };
+    let mut s = line_start(at);
+    if let Some((key, _)) = key_of(s)
+        && MESSAGE_KEYS.contains(&key)
+    {
+        return true;
+    }
+    let own = indent(s);
+    for _ in 0..MESSAGE_LOOK_BACK {
+        if s == 0 {
+            return false;
+        }
+        s = line_start(s - 1);
+        let line_end = memchr::memchr(b'\n', &b[s..]).map_or(b.len(), |k| s + k);
+        if b[s..line_end].trim_ascii().is_empty() {
+            continue;
+        }
+        if indent(s) < own {
+            return key_of(s).is_some_and(|(key, value)| {
+                MESSAGE_KEYS.contains(&key) && matches!(value.first(), Some(b'|' | b'>'))
+            });
+        }
+    }
+    false
+}
+
 pub fn path_matches(pattern: &[String], path: &[&Segment]) -> bool {
     fn go(p: &[String], s: &[&Segment]) -> bool {
         match p.first() {
