@@ -150,6 +150,29 @@ fn field_position(text: &str, at: usize, end: usize) -> bool {
     quoted || attribute || keyword || key || struct_tag(b, at, after)
 }
 
+/// Is the word at `at` read from a webhook's payload on its line
+/// (`request.data['object_attributes']['merge_status']`): the merge request event carries its
+/// own copy of the fields, which the REST API's removal does not touch.
+fn webhook_attribute(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    // A short way back only: a line of thousands of reads is not read again for each.
+    let lo = at.saturating_sub(WEBHOOK_REACH);
+    let start = memchr::memrchr(b'\n', &b[lo..at]).map_or(lo, |i| lo + i + 1);
+    memchr::memmem::find(&b[start..at], b"object_attributes").is_some()
+}
+
+/// How far back on its line a field's read is looked at for a webhook payload's key.
+const WEBHOOK_REACH: usize = 160;
+
+/// Is the word at `at..end` a shorthand property of an object pattern or literal (`{ iid,
+/// merge_status }`): `{` or `,` before it, `,` or `}` after it, blanks aside?
+fn shorthand_property(text: &str, at: usize, end: usize) -> bool {
+    let b = text.as_bytes();
+    let before = b[..at].trim_ascii_end().last();
+    let after = b[end..].trim_ascii_start().first();
+    matches!(before, Some(b'{' | b',')) && matches!(after, Some(b',' | b'}'))
+}
+
 /// Does `lead` (the text before a word) end with a keyword that declares a variable (`const `,
 /// `let `, `var `)?
 fn declares_variable(lead: &[u8]) -> bool {
@@ -386,11 +409,32 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
     }
     let text = ctx.src.text;
     let code = ctx.src.class.kind == FileKind::Code;
+    let telling = &field.telling_values;
+    let told_at = |at: usize| {
+        let end = at + name.len();
+        (value_written(text, end, telling, code) || quoted_on_line(text, end, telling))
+            && !in_string_on_its_line(text, at)
+    };
+    // Compared with one of its telling values anywhere in the file (`merge_status !==
+    // 'can_be_merged'` below `const { merge_status } = mr`), the name destructured from an
+    // object is the API's field. (Other reads still need their own value: a file may hold
+    // the platform's field and an application's own of the same name.)
+    let file_told = !uses_endpoint
+        && ctx
+            .word_offsets(name, WordBytes::Ident)
+            .any(|at| !ctx.src.in_comment(at) && told_at(at));
     let mut out = Vec::new();
     let mut last_tag: Option<usize> = None;
     for at in ctx.word_offsets(name, WordBytes::Ident) {
         let end = at + name.len();
-        if ctx.src.in_comment(at) || !field_position(text, at, end) {
+        // In a file that tells the field by its values, a shorthand property too
+        // (`const { iid, merge_status } = mr`).
+        let placed = field_position(text, at, end);
+        let shorthand = !placed
+            && file_told
+            && shorthand_property(text, at, end)
+            && !in_any_string_on_its_line(text, at);
+        if ctx.src.in_comment(at) || !(placed || shorthand) || webhook_attribute(text, at) {
             continue;
         }
         // A parameter of the program's own function, or a field of another resource's type.
@@ -406,13 +450,8 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
         if (attribute || keyword) && !ctx.sdk().imports.is_empty() {
             continue;
         }
-        if !uses_endpoint {
-            let telling = &field.telling_values;
-            let told =
-                value_written(text, end, telling, code) || quoted_on_line(text, end, telling);
-            if !told || in_string_on_its_line(text, at) {
-                continue;
-            }
+        if !uses_endpoint && !shorthand && !told_at(at) {
+            continue;
         }
         if !values.is_empty() {
             // `status == "paused"` on the same line.
