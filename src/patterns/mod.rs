@@ -394,6 +394,7 @@ pub fn word_hits(word: &str, ctx: &FileCtx, bytes: WordBytes) -> Vec<Hit> {
                 || in_expansion_message(text, at)
                 || (code && in_test_name(text, at))
                 || (script && in_prose_string(text, at, at + word.len()))
+                || (script && in_usage_string(text, at))
                 || (yaml && crate::syntax::yaml::in_message(text, at)))
         })
         .map(|at| Hit::new(at, at + word.len(), word))
@@ -492,6 +493,24 @@ fn in_expansion_message(b: &[u8], at: usize) -> bool {
         }
     }
     false
+}
+
+/// Is the word at `at` in a string that opens with `usage` on its line (`echo "usage: $0
+/// REGISTRATION_TOKEN"`, `print("Usage: register.py URL REGISTRATION_TOKEN")`): a command's
+/// synopsis names its arguments, it does not use them.
+fn in_usage_string(b: &[u8], at: usize) -> bool {
+    let lo = at.saturating_sub(PROSE_REACH);
+    let line_start = b[lo..at]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(lo, |i| lo + i + 1);
+    let line = &b[line_start..at];
+    line.iter().enumerate().any(|(i, &c)| {
+        matches!(c, b'"' | b'\'')
+            && line[i + 1..].len() >= 5
+            && line[i + 1..i + 6].eq_ignore_ascii_case(b"usage")
+            && !line[i + 1..].contains(&c)
+    })
 }
 
 /// How far around a word the string literal that holds it is looked for.
