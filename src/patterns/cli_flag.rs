@@ -253,18 +253,11 @@ impl PatternKind for CliFlag {
         // So is the flag as an item of a YAML block list (a Salt pillar's or an Ansible
         // variable's list of register flags, `- --tag-list docker`, whose file need not name
         // the subcommand), in any file that runs commands.
-        // In a YAML file that names the program (a compose file or manifest that runs its
-        // image), a value of arguments the image's entrypoint hands to the command
-        // (`RUNNER_EXTRA_ARGS: "--tag-list=docker --locked=false"`): the same.
-        let yaml_values = matches!(ctx.src.class.kind, FileKind::Yaml | FileKind::Helm)
-            && ctx.contains(program);
-        let quoted = matches!(ctx.src.class.kind, FileKind::Code | FileKind::Shell)
-            && (sub.is_empty() || ctx.contains(sub));
         if written {
             let found: Vec<(usize, usize)> = out.iter().map(|h| (h.start, h.end)).collect();
-            let shell = quoted && ctx.src.class.kind == FileKind::Shell;
             let words = [program, sub];
-            let args = list_arguments(flag, (quoted, shell, yaml_values), &words, ctx).into_iter();
+            let args = list_arguments(flag, argument_places(ctx, program, sub), &words, ctx);
+            let args = args.into_iter();
             out.extend(args.filter(|q| !found.iter().any(|&(s, e)| (s..=e).contains(&q.start))));
         }
         // The environment variable the program reads for the flag ([`env_uses`]).
@@ -274,6 +267,19 @@ impl PatternKind for CliFlag {
         }
         self.with_value(out, text)
     }
+}
+
+/// Where a file writes the flag as an argument outside a command line: quoted in code and
+/// shell files that name the subcommand, gathered in a shell variable, and, in a YAML file that
+/// names the program (a compose file or manifest that runs its image), a value of arguments the
+/// image's entrypoint hands to the command (`RUNNER_EXTRA_ARGS: "--tag-list=docker"`).
+fn argument_places(ctx: &FileCtx, program: &str, sub: &str) -> (bool, bool, bool) {
+    let kind = ctx.src.class.kind;
+    let yaml_values = matches!(kind, FileKind::Yaml | FileKind::Helm) && ctx.contains(program);
+    let quoted = matches!(kind, FileKind::Code | FileKind::Shell)
+        && (sub.is_empty() || ctx.contains(sub));
+    let shell = quoted && kind == FileKind::Shell;
+    (quoted, shell, yaml_values)
 }
 
 /// How far back a container env entry's `value:` and `name:` lines are read.
