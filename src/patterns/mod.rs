@@ -385,11 +385,13 @@ impl Pattern {
 /// names the variable; it does not use it).
 pub fn word_hits(word: &str, ctx: &FileCtx, bytes: WordBytes) -> Vec<Hit> {
     let text = ctx.src.text.as_bytes();
+    // What a file's kind makes prose, asked once for the file.
+    let kind = ctx.src.class.kind;
+    let code = kind == FileKind::Code;
+    let script = code || kind == FileKind::Shell;
+    let yaml = kind == FileKind::Yaml;
     ctx.word_offsets(word, bytes)
         .filter(|&at| {
-            let code = ctx.src.class.kind == FileKind::Code;
-            let script = code || ctx.src.class.kind == FileKind::Shell;
-            let yaml = ctx.src.class.kind == FileKind::Yaml;
             !(ctx.src.in_comment(at)
                 || in_expansion_message(text, at)
                 || (code && in_test_name(text, at))
@@ -499,12 +501,7 @@ fn in_expansion_message(b: &[u8], at: usize) -> bool {
 /// REGISTRATION_TOKEN"`, `print("Usage: register.py URL REGISTRATION_TOKEN")`): a command's
 /// synopsis names its arguments, it does not use them.
 fn in_usage_string(b: &[u8], at: usize) -> bool {
-    let lo = at.saturating_sub(PROSE_REACH);
-    let line_start = b[lo..at]
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .map_or(lo, |i| lo + i + 1);
-    let line = &b[line_start..at];
+    let line = &b[crate::syntax::line_start_within(b, at, PROSE_REACH)..at];
     line.iter().enumerate().any(|(i, &c)| {
         matches!(c, b'"' | b'\'')
             && line[i + 1..].len() >= 5
@@ -523,11 +520,7 @@ const PROSE_REACH: usize = 400;
 /// letter, `://`). A name expanded (`"$CI_JOB_JWT"`) or alone in its string
 /// (`os.environ["CI_JOB_JWT"]`) is no prose.
 fn in_prose_string(b: &[u8], start: usize, end: usize) -> bool {
-    let lo = start.saturating_sub(PROSE_REACH);
-    let line_start = b[lo..start]
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .map_or(lo, |i| lo + i + 1);
+    let line_start = crate::syntax::line_start_within(b, start, PROSE_REACH);
     let Some(open) = (line_start..start)
         .rev()
         .find(|&i| matches!(b[i], b'"' | b'\'' | b'`'))

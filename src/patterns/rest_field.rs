@@ -156,8 +156,7 @@ fn field_position(text: &str, at: usize, end: usize) -> bool {
 fn webhook_attribute(text: &str, at: usize) -> bool {
     let b = text.as_bytes();
     // A short way back only: a line of thousands of reads is not read again for each.
-    let lo = at.saturating_sub(WEBHOOK_REACH);
-    let start = memchr::memrchr(b'\n', &b[lo..at]).map_or(lo, |i| lo + i + 1);
+    let start = crate::syntax::line_start_within(b, at, WEBHOOK_REACH);
     memchr::memmem::find(&b[start..at], b"object_attributes").is_some()
 }
 

@@ -654,6 +654,12 @@ fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
     starts
 }
 
+/// How far after a subcommand its signature flag is looked for on the line.
+const SIGNATURE_REACH: usize = 2048;
+
+/// How far back on its line the expression before a subcommand is read.
+const EXPRESSION_REACH: usize = 256;
+
 /// Where a command's program is an expression written right before its subcommand (a blank
 /// between): an interpolation (`${runnerCmd} register`, `{bin} register`, `#{cmd} register`),
 /// a variable (`$RUNNER register`) or a substitution (`$(which x) register`), on a line where
@@ -671,7 +677,10 @@ pub fn expression_starts(
         if at < 2 || b[at - 1] != b' ' || !matches!(b.get(after), Some(b' ' | b'\t')) {
             continue;
         }
-        let line_end = memchr::memchr(b'\n', &b[after..]).map_or(b.len(), |i| after + i);
+        // The signature's flag on the rest of the line, a bounded way on: a line of thousands
+        // of commands is not read to its end for each.
+        let reach = (after + SIGNATURE_REACH).min(b.len());
+        let line_end = memchr::memchr(b'\n', &b[after..reach]).map_or(reach, |i| after + i);
         let line = &b[after..line_end];
         if !signature
             .iter()
@@ -689,7 +698,7 @@ pub fn expression_starts(
 /// Where the expression that ends at `end` starts: `${…}`, `{…}`, `#{…}` (no brace inside),
 /// `$(…)` (no parenthesis inside), `$name`; on its line.
 fn expression_start(b: &[u8], end: usize) -> Option<usize> {
-    let line_start = memchr::memrchr(b'\n', &b[..end]).map_or(0, |i| i + 1);
+    let line_start = super::line_start_within(b, end, EXPRESSION_REACH);
     let within = &b[line_start..end];
     let (&last, body) = within.split_last()?;
     let open = |o: u8, c: u8| {

@@ -1429,12 +1429,16 @@ fn path_at<'a>(text: &'a str, abs: usize, needle: &str, code_like: bool, push: P
     }
 }
 
+/// How far back on its line the `glab api` before a path is looked for.
+const GLAB_REACH: usize = 256;
+
 /// Is the word at `start` the path argument of `glab api`, the platform's CLI, whose path is
 /// relative to `/api/v4`: `glab api projects/…` in a shell line or a string, `"glab", "api",
 /// f"projects/…"` in an argument list, with options and their values between
 /// (`glab api --paginate -X GET projects/…`)?
 fn glab_api_argument(text: &str, start: usize) -> bool {
-    let line = &text[line_start(text.as_bytes(), start)..start];
+    // A short way back: the command and its options stand right before the path.
+    let line = &text[super::line_start_within(text.as_bytes(), start, GLAB_REACH)..start];
     let words: Vec<&str> = line
         .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | ',' | '[' | '(' | '{'))
         .filter(|w| !w.is_empty())

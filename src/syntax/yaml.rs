@@ -86,6 +86,9 @@ impl Doc {
 /// `debug: msg:`, `fail: msg:`, `assert`'s `fail_msg` and `success_msg`.
 const MESSAGE_KEYS: [&[u8]; 3] = [b"msg", b"fail_msg", b"success_msg"];
 
+/// How far back on its own line a place's key is looked for.
+const MESSAGE_LINE_REACH: usize = 256;
+
 /// How many lines above a place the key of the block scalar that holds it is looked for.
 const MESSAGE_LOOK_BACK: usize = 60;
 
@@ -102,7 +105,9 @@ pub fn in_message(b: &[u8], at: usize) -> bool {
         let colon = t.iter().position(|&c| c == b':')?;
         Some((&t[..colon], t[colon + 1..].trim_ascii()))
     };
-    let mut s = line_start(at);
+    // The place's own line a bounded way back (a line of thousands of hits is not read back to
+    // its start for each); the lines above whole.
+    let mut s = super::line_start_within(b, at, MESSAGE_LINE_REACH);
     if let Some((key, _)) = key_of(s)
         && MESSAGE_KEYS.contains(&key)
     {
