@@ -555,13 +555,14 @@ fn value_of_arguments(text: &[u8], at: usize) -> bool {
     if !before.ends_with(b":") || at == before.len() {
         return false;
     }
-    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let line_start = line_start_within(before, before.len(), STRING_REACH);
     let key = before[line_start..before.len() - 1].trim_ascii();
     let key = key.strip_prefix(b"- ").unwrap_or(key).trim_ascii_start();
     if key.is_empty() || !key.iter().all(|&c| is_ident_byte(c) || c == b'-' || c == b'.') {
         return false;
     }
-    let end = memchr::memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i);
+    let reach = (at + STRING_REACH).min(text.len());
+    let end = memchr::memchr(b'\n', &text[at..reach]).map_or(reach, |i| at + i);
     let value = &text[at..end];
     let value = match quote {
         // Up to the closing quote (an escaped one is the value's own). The flag with its value
