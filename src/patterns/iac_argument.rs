@@ -238,8 +238,16 @@ impl IacArgument {
         };
         let mut found = parented(&self.argument);
         if let Some(w) = &self.when {
-            let whens = parented(w);
-            found.retain(|&(_, parent)| whens.iter().any(|&(_, p)| p == parent));
+            // The same parent, and the same item of a YAML sequence under it (`runners:` with
+            // one `- name:` a runner): another item's key is another runner's.
+            let whens: Vec<(usize, Option<usize>)> = parented(w)
+                .into_iter()
+                .map(|(at, p)| (p, sequence_item(text, at)))
+                .collect();
+            found.retain(|&(at, parent)| {
+                let item = sequence_item(text, at);
+                whens.iter().any(|&(p, i)| p == parent && i == item)
+            });
         }
         found
             .into_iter()
@@ -312,6 +320,42 @@ fn ancestors(text: &str, at: usize, max: usize) -> Vec<(&str, usize)> {
     }
     out.truncate(max);
     out
+}
+
+/// Where the YAML sequence item that holds the key at `at` starts: the line of its `- ` at the
+/// key's indent (the key's own line when it opens the item), found by reading up over the
+/// item's other keys; `None` outside a sequence item (a mapping's key, HCL, JSON, Ruby).
+/// At most 400 lines are read.
+fn sequence_item(text: &str, at: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let line_start = b[..at].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    let head = &text[line_start..at];
+    if head.trim_start().starts_with('-') {
+        return Some(line_start);
+    }
+    let indent_of = |line: &str| line.bytes().take_while(|&c| matches!(c, b' ' | b'\t' | b'-')).count();
+    let indent = indent_of(head);
+    let mut end = line_start;
+    for _ in 0..400 {
+        if end == 0 {
+            return None;
+        }
+        let s = b[..end - 1].iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+        let line = &text[s..end - 1];
+        end = s;
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let ind = indent_of(line);
+        if ind < indent {
+            return None;
+        }
+        if ind == indent && line.trim_start().starts_with('-') {
+            return Some(s);
+        }
+    }
+    None
 }
 
 /// The function of Terraform that renders a template with a map of variables.
