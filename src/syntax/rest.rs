@@ -234,26 +234,30 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
 /// Is the string literal whose content starts at `start` appended to a name that holds `api`
 /// (`API_ENDPOINT + "/runners/"`, `self.api_url + '/users'`, `apiBase . "/users"`)?
 fn concatenated_to_api_base(b: &[u8], start: usize) -> bool {
+    base_name_before(b, start).is_some_and(|name| {
+        let last = name.rsplit(|&c| c == b'.').next().unwrap_or(name);
+        last.to_ascii_lowercase().windows(3).any(|w| w == b"api")
+    })
+}
+
+/// The name a literal path at `start` (after its opening quote) is appended to with `+` or
+/// `.` (`baseURL + "/runners"`, `$base . '/users'`), if it is.
+fn base_name_before(b: &[u8], start: usize) -> Option<&[u8]> {
     if start == 0 || !matches!(b[start - 1], b'"' | b'\'' | b'`') {
-        return false;
+        return None;
     }
     let before = b[..start - 1].trim_ascii_end();
-    let Some(before) = before
+    let before = before
         .strip_suffix(b"+")
         .or_else(|| before.strip_suffix(b"."))
-        .map(<[u8]>::trim_ascii_end)
-    else {
-        return false;
-    };
+        .map(<[u8]>::trim_ascii_end)?;
     let name_len = before
         .iter()
         .rev()
         .take(64)
         .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$'))
         .count();
-    let name = &before[before.len() - name_len..];
-    let last = name.rsplit(|&c| c == b'.').next().unwrap_or(name);
-    last.to_ascii_lowercase().windows(3).any(|w| w == b"api")
+    (name_len > 0).then(|| &before[before.len() - name_len..])
 }
 
 /// Where `api/v4` starts in a URL word, as the API's base: after a `/`, at the start of a
@@ -806,8 +810,8 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
                         let use_at = pos + 1 + k;
                         let (a, b) = call_span(text, use_at).unwrap_or((pos + 1, next_end));
                         let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-                        let stmt = &text[start..b.max(a)];
-                        return (stmt, method_in(&text[a..b]).or_else(|| method_in(near)));
+                        let stmt = &text[start..chain_end(text, b).max(a)];
+                        return (stmt, method_of_call(text, a, b).or_else(|| method_in(near)));
                     }
                     pos = next_end;
                 }
@@ -837,6 +841,70 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
         }
         _ => (near, method_in(near)),
     }
+}
+
+/// How many calls of a chain after a request's call are read as its statement.
+const CHAIN_CALLS: usize = 6;
+
+/// Where the call chain that goes on after `end` (a call's `)`) ends: its next calls
+/// (`.Send("token=" + t)`, `.set(…)` on the lines after), each within [`WINDOW`].
+fn chain_end(text: &str, end: usize) -> usize {
+    let b = text.as_bytes();
+    let mut e = end;
+    for _ in 0..CHAIN_CALLS {
+        let rest = text[e..].trim_start();
+        let Some(next) = rest.strip_prefix('.') else {
+            break;
+        };
+        let next = next.trim_start();
+        let name = next
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
+            .count();
+        if name == 0 || next.as_bytes().get(name) != Some(&b'(') {
+            break;
+        }
+        let open = b.len() - next.len() + name;
+        let mut depth = 0usize;
+        let close = (open..(open + WINDOW).min(b.len())).find(|&i| {
+            match b[i] {
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        });
+        match close {
+            Some(c) => e = c + 1,
+            None => break,
+        }
+    }
+    e
+}
+
+/// The method a call at `a..b` shows, read with its chain's line breaks taken out
+/// (`gorequest.New().` then `Post(url)` on the next line) and the line above's `.` before it.
+fn method_of_call(text: &str, a: usize, b: usize) -> Option<Method> {
+    method_in(&text[a..b]).or_else(|| {
+        let a = b - text[a..b].trim_start().len();
+        let lead = if text[..a].trim_end().ends_with('.') {
+            "."
+        } else {
+            ""
+        };
+        let call = &text[a..b];
+        let broken = lead == "." || call.contains(".\n") || call.contains(".\r\n");
+        broken
+            .then(|| {
+                let mut joined = String::with_capacity(call.len() + 1);
+                joined.push_str(lead);
+                for (i, line) in call.lines().enumerate() {
+                    joined.push_str(if i == 0 { line } else { line.trim_start() });
+                }
+                method_in(&joined)
+            })
+            .flatten()
+    })
 }
 
 /// The lines of a call chain written over lines above the one of `at`, from its head to `at`
@@ -993,6 +1061,10 @@ fn method_forms() -> &'static [(Method, Vec<String>)] {
                     format!("(:{name},"),
                 ];
                 let mut forms = forms.to_vec();
+                if m == Method::Post {
+                    // Go's `http.PostForm(url, form)` and its clients' like.
+                    forms.push(".postform(".into());
+                }
                 if m == Method::Delete {
                     // gitbeaker's request helper: `RequestHelper.del()(this, 'runners/2')`.
                     forms.extend(["requesthelper.del(".into(), "requesthelper.del<".into()]);
@@ -1277,8 +1349,16 @@ pub fn calls<'a>(
             } else {
                 // A request helper of a file that names the platform, named for its verb
                 // (`post_wrapper(endpoint='/runners', …)`), is handed the API's paths.
+                // So is a path appended to a base (`baseURL + "/runners"`, `f"{base}/runners"`)
+                // in such a file, by
+                // a call that shows its method (`Post(url)` a few lines on).
                 shows_api
                     || handed_to_builder(win, start)
+                    || (code_like
+                        && (url.based
+                            || (url.bare && base_name_before(win.as_bytes(), start).is_some()))
+                        && method.is_some()
+                        && *names_platform)
                     || (code_like
                         && callee_of(win, start).and_then(verb_named).is_some()
                         && *names_platform)
