@@ -121,3 +121,46 @@ fn another_systems_runners_and_a_list_request_are_not_registration() {
         "{found:?}"
     );
 }
+
+#[test]
+fn a_runner_modules_inputs_beside_its_registration_token_are_found() {
+    let found = common::scan_files(&[
+        (
+            "deploy/runner.tf",
+            "module \"ci_runner\" {\n  source                    = \"DeimosCloud/gitlab-runner/kubernetes\"\n  release_name              = \"ci-runner\"\n  runner_registration_token = var.runner_token\n  runner_tags               = \"k8s,build\"\n  runner_locked             = false\n  run_untagged_jobs         = true\n}\n",
+        ),
+        (
+            "envs/prod/runner.tf",
+            "module \"spot_runner\" {\n  source = \"aleks-fofanov/runner-aws-spot/gitlab\"\n\n  registration_token_ssm_param = \"/ci/prod/registration_token\"\n\n  runner = {\n    concurrent      = 4\n    run_untagged    = false\n    lock_to_project = true\n  }\n}\n",
+        ),
+        // Inputs of the same names without a registration token: another module's.
+        (
+            "deploy/other.tf",
+            "module \"build_agents\" {\n  source            = \"./modules/agents\"\n  runner_tags       = \"build\"\n  runner_locked     = false\n  run_untagged_jobs = true\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, "deploy/runner.tf", TOKEN),
+        [4],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, "deploy/runner.tf", ARGUMENTS),
+        [5, 6, 7],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, "envs/prod/runner.tf", TOKEN),
+        [4],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, "envs/prod/runner.tf", ARGUMENTS),
+        [8, 9],
+        "{found:?}"
+    );
+    assert!(
+        common::lines_of(&found, "deploy/other.tf", ARGUMENTS).is_empty(),
+        "{found:?}"
+    );
+}
