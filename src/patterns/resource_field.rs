@@ -477,7 +477,8 @@ impl ResourceField {
             return owner_name(text, at).is_some_and(|o| self.resource.names_type(o))
                 || spread_of_resource(text, at).is_some_and(|v| self.resource.names_variable(v));
         }
-        // The receiver's end: `mr.x`, `mr["x"]`, `mr[:x]`, `mr.get("x")`, `mr.getX()`.
+        // The receiver's end: `mr.x`, `mr["x"]`, `mr[:x]`, `mr.get("x")`, `mr.getX()`,
+        // `$mr->x`.
         let quoted = matches!(b[at - 1], b'"' | b'\'') && b.get(end) == Some(&b[at - 1]);
         // A method reference of the resource's type (`MergeRequest::getMergeStatus` in
         // `mrs.stream().map(…)`): the type's getter.
@@ -488,6 +489,9 @@ impl ResourceField {
             // A getter is called (`mr.getMergeStatus()`); a member is read.
             let call = text[end..].starts_with("()");
             (call == text[at..end].starts_with("get")).then_some(at - 1)
+        } else if snake && text[..at].ends_with("->") && !text[end..].starts_with('(') {
+            // A PHP member read of a decoded response: `$mr->merge_status`.
+            Some(at - 2)
         } else if snake && quoted {
             let lead = &text[..at - 1];
             let after = &text[end + 1..];
