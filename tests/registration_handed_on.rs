@@ -107,7 +107,10 @@ fn another_systems_runners_and_a_list_request_are_not_registration() {
     let other = GO_CHAIN
         .replace("the GitLab instance", "the CI service")
         .replace("gitlabci", "ciservice");
-    let listing = GO_CHAIN.replace("Post(url)", "Get(url)");
+    let listing = GO_CHAIN.replace("Post(url)", "Get(url)").replace(
+        "Send(\"token=\" + registrationToken)",
+        "Query(\"per_page=100\")",
+    );
     let found = common::scan_files(&[
         ("ciservice/resource_runner.go", other.as_str()),
         ("gitlabci/list_runners.go", listing.as_str()),
