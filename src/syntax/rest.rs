@@ -619,30 +619,6 @@ pub fn path_matches(template: &str, path: &str, prefix: bool) -> bool {
     at[p.len()] || (prefix && at.contains(&true))
 }
 
-/// Is `at` in the name of a test, the prose that says what the test checks: the first string
-/// of `it(…)`, `test(…)`, `describe(…)`, `context(…)` (also `it.only(…)`, RSpec's `it '…' do`)
-/// or Go's `t.Run(…)` on the line (`it('should request GET /geo_nodes', …)`). The call the test
-/// makes, if any, is on its own line.
-fn in_test_name(text: &str, at: usize) -> bool {
-    let before = &text[line_start(text.as_bytes(), at)..at];
-    let Some(quote) = before.rfind(['"', '\'', '`']) else {
-        return false;
-    };
-    // The string opens there: the text before it holds no other quote.
-    let lead = &before[..quote];
-    if lead.contains(['"', '\'', '`']) {
-        return false;
-    }
-    let lead = lead.trim();
-    let call = lead.strip_suffix('(').unwrap_or(lead).trim_end();
-    let name = call.rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'));
-    let name = name.into_iter().next().unwrap_or("");
-    let (head, _) = name.split_once('.').unwrap_or((name, ""));
-    let test_call = matches!(head, "it" | "test" | "describe" | "context" | "specify")
-        && (lead.ends_with('(') || call == name);
-    test_call || name == "t.Run" && lead.ends_with('(')
-}
-
 /// The call expression around `at` in code: from the start of the line that opens the innermost
 /// unclosed `(` before `at`, to the `)` that closes it (`requests.put(url, params={...})` over
 /// several lines). None when `at` is not inside parentheses.
@@ -1337,7 +1313,7 @@ pub fn calls<'a>(
             let at = ws + start;
             if overlaps_recent(&out, at)
                 || ctx.src.in_comment(at)
-                || (code_like && in_test_name(win, start))
+                || (code_like && super::test_names::in_test_name(win.as_bytes(), start))
             {
                 return false;
             }
@@ -1797,42 +1773,6 @@ mod tests {
                 "payload[\"tag_list\"] = tags\n"
             ]
         );
-    }
-
-    #[test]
-    fn test_names_are_prose() {
-        for (line, path) in [
-            (
-                "  it('should request GET /geo_nodes', async () => {",
-                "/geo_nodes",
-            ),
-            ("  it.only(\"POST /runners\", () => {", "/runners"),
-            ("describe 'POST /api/v4/runners' do", "/api"),
-            (
-                "  test(`GET /projects/:id/error_tracking/settings`, () => {",
-                "/projects",
-            ),
-            (
-                "\tt.Run(\"DELETE /geo_nodes/1\", func(t *testing.T) {",
-                "/geo_nodes",
-            ),
-        ] {
-            let at = line.find(path).unwrap();
-            assert!(in_test_name(line, at), "{line}");
-        }
-        for (line, path) in [
-            ("    await api.get('/geo_nodes');", "/geo_nodes"),
-            (
-                "it('lists', () => request.get('/geo_nodes'));",
-                "/geo_nodes",
-            ),
-            ("const url = `${base}/geo_nodes`;", "/geo_nodes"),
-            ("split('/geo_nodes')", "/geo_nodes"),
-            ("run(\"GET /geo_nodes\")", "/geo_nodes"),
-        ] {
-            let at = line.find(path).unwrap();
-            assert!(!in_test_name(line, at), "{line}");
-        }
     }
 
     /// A call is found where the template's last fixed segment is written after a `/` (the
