@@ -277,7 +277,9 @@ fn declared_type<'t>(text: &'t str, name: &str, at: usize) -> Option<&'t str> {
                 .max()
                 .and_then(|k| last_segment(&near[k..]));
         }
-        if !next.starts_with([',', ')', '=', ';']) || next.starts_with("==") {
+        // Or a loop's element: Java's `for (Runner r : runners)`, C#'s `foreach (Runner r in …)`.
+        let element = (next.starts_with(':') && !next.starts_with("::")) || next.starts_with("in ");
+        if !(next.starts_with([',', ')', '=', ';']) || element) || next.starts_with("==") {
             return None;
         }
         let lead = region[..i].trim_end_matches([' ', '\t']);
@@ -287,6 +289,13 @@ fn declared_type<'t>(text: &'t str, name: &str, at: usize) -> Option<&'t str> {
         let start = lead
             .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
             .map_or(0, |k| k + 1);
+        if element {
+            let open = lead[..start].trim_end();
+            let head = open.strip_suffix('(')?.trim_end();
+            if !(head.ends_with("for") || head.ends_with("foreach")) {
+                return None;
+            }
+        }
         last_segment(&lead[start..])
     })
 }
