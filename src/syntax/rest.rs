@@ -810,6 +810,17 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
             if block || kind != FileKind::Shell =>
         {
             let stmt = context(text, at, 3);
+            // An Ansible task's request is its whole list item (`uri:` with its `body:` of
+            // many lines).
+            let stmt = match yaml_task(text, at).filter(|_| kind == FileKind::Yaml) {
+                Some(task) => {
+                    let offset = |s: &str| s.as_ptr() as usize - text.as_ptr() as usize;
+                    let (a, b) = (offset(stmt), offset(stmt) + stmt.len());
+                    let (c, d) = (offset(task), offset(task) + task.len());
+                    &text[a.min(c)..b.max(d)]
+                }
+                None => stmt,
+            };
             (stmt, method_in(near).or_else(|| method_in(stmt)))
         }
         FileKind::Shell if method_in(near).is_none() => {
@@ -881,6 +892,51 @@ fn method_of_call(text: &str, a: usize, b: usize) -> Option<Method> {
             })
             .flatten()
     })
+}
+
+/// How many lines above and below a place its YAML list item is read.
+const TASK_LINES: usize = 40;
+
+/// The YAML list item that holds `at` (an Ansible task: from its `- ` line to the next line
+/// indented as far or less), read within [`TASK_LINES`] lines each way.
+fn yaml_task(text: &str, at: usize) -> Option<&str> {
+    let b = text.as_bytes();
+    let indent = |l: &[u8]| l.iter().take_while(|&&c| c == b' ').count();
+    let line_end = |s: usize| memchr::memchr(b'\n', &b[s..]).map_or(b.len(), |i| s + i);
+    let mut s = line_start_within(b, at, WINDOW);
+    let mut limit = indent(&b[s..line_end(s)]) + 1;
+    let mut item = None;
+    for _ in 0..TASK_LINES {
+        let line = &b[s..line_end(s)];
+        let ind = indent(line);
+        if line[ind..].iter().any(|c| !c.is_ascii_whitespace()) && ind < limit {
+            if line[ind..].starts_with(b"- ") {
+                item = Some((s, ind));
+                break;
+            }
+            // A key of an outer mapping: the item is further out.
+            limit = ind;
+        }
+        if s == 0 || limit == 0 {
+            break;
+        }
+        s = line_start_within(b, s - 1, WINDOW);
+    }
+    let (start, ind) = item?;
+    let mut end = line_end(start);
+    for _ in 0..TASK_LINES {
+        if end >= b.len() {
+            break;
+        }
+        let next = line_end(end + 1);
+        let line = &b[end + 1..next];
+        let own = indent(line);
+        if line[own..].iter().any(|c| !c.is_ascii_whitespace()) && own <= ind {
+            break;
+        }
+        end = next;
+    }
+    Some(&text[start..end])
 }
 
 /// The lines of a call chain written over lines above the one of `at`, from its head to `at`
