@@ -707,6 +707,36 @@ fn callee_of(text: &str, at: usize) -> Option<&str> {
     (start < open).then(|| &text[start..open])
 }
 
+/// The name of the function or method whose call holds `at` as an argument, also when type
+/// arguments stand between the name and its `(` (`callGitLabApi<any>(`).
+fn callee_through_generics(text: &str, at: usize) -> Option<&str> {
+    let b = text.as_bytes();
+    let open = enclosing_open(b, at, 0)?;
+    let end = generic_arguments_start(b, open).unwrap_or(open);
+    let start = b[..end]
+        .iter()
+        .rposition(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))
+        .map_or(0, |i| i + 1);
+    (start < end).then(|| &text[start..end])
+}
+
+/// Does a function's name say it makes a request (`callGitLabApi`, `apiGet`, `request`,
+/// `fetchJson`, `httpGet`), not that it keeps or shows a string (`remember`, `log`)?
+fn names_a_request(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["api", "gitlab", "request", "fetch", "http"]
+        .iter()
+        .any(|w| lower.contains(w))
+}
+
+/// Does a variable's name say it holds a URL or a path (`url`, `apiPath`, `endpoint`)?
+fn names_a_url(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["url", "uri", "path", "endpoint"]
+        .iter()
+        .any(|w| lower.contains(w))
+}
+
 /// The method a request helper's name says in snake case: `post_wrapper`, `get_request`,
 /// `delete_resource` (the verb, then `_` and more of the name).
 fn verb_named(name: &str) -> Option<Method> {
@@ -1376,8 +1406,16 @@ pub fn calls<'a>(
             let (stmt, method) = statement(win, start, kind, hcl);
             // A path with a leading `/` counts only when the call that takes it is the builder.
             let handed = if relative {
+                // A specific path in a file that names the platform is its API's, whatever
+                // helper of the file's own takes it (`this.callGitLabApi(`projects/${p}/…`)`),
+                // or kept in a variable named for a URL (`url = 'runners/reset_…'`).
                 hands_to_request_builder(stmt)
                     || (method.is_some() && (specific || (lone_form && *names_platform)))
+                    || (specific
+                        && code_like
+                        && *names_platform
+                        && (callee_through_generics(win, start).is_some_and(names_a_request)
+                            || assigned_variable(context(win, start, 0)).is_some_and(names_a_url)))
             } else {
                 // A request helper of a file that names the platform, named for its verb
                 // (`post_wrapper(endpoint='/runners', …)`), is handed the API's paths.
