@@ -484,7 +484,9 @@ impl ResourceField {
                 return false;
             }
             return owner_name(text, at).is_some_and(|o| self.resource.names_type(o))
-                || spread_of_resource(text, at).is_some_and(|v| self.resource.names_variable(v));
+                || spread_of_resource(text, at).is_some_and(|v| self.resource.names_variable(v))
+                || (snake
+                    && inline_type_of(text, at).is_some_and(|v| self.resource.names_variable(v)));
         }
         // The receiver's end: `mr.x`, `mr["x"]`, `mr[:x]`, `mr.get("x")`, `mr.getX()`,
         // `$mr->x`.
@@ -684,6 +686,24 @@ const OWNER_LOOK_BACK: usize = 512;
 /// later fields far below its `class` line (`MergeRequest` of Knuckles-Team/gitlab-api has
 /// `merged_by` 143 lines down).
 const OWNER_LINES: usize = 400;
+
+/// The parameter or property whose inline object type holds the member at `at`, when the
+/// type opens at the end of the line above (`function present(mr: {` … `merge_status?:
+/// string;`): `mr`.
+fn inline_type_of(text: &str, at: usize) -> Option<&str> {
+    let line = outer_lines(text, at).next()?.trim_end();
+    let head = line.strip_suffix('{')?.trim_end().strip_suffix(':')?.trim_end();
+    let head = head.strip_suffix('?').unwrap_or(head);
+    let n = head
+        .bytes()
+        .rev()
+        .take_while(|&c| c.is_ascii_alphanumeric() || c == b'_')
+        .count();
+    let name = &head[head.len() - n..];
+    // A parameter (after `(` or `,`) or a property written alone on its line.
+    let before = head[..head.len() - n].trim_end();
+    (n > 0 && (before.ends_with(['(', ',']) || before.is_empty())).then_some(name)
+}
 
 /// The name of the declaration whose body holds `at`, read from indentation: the nearest line
 /// above that is indented less (`type gitlabMR struct {`, `export const GitLabMergeRequest =
