@@ -147,6 +147,31 @@ impl PatternKind for ResourceField {
     }
 }
 
+/// Is `name` (a variable, PHP's `$` aside) last assigned before `at` from a webhook payload's
+/// `object_attributes`? Only a bounded stretch before the read is looked at.
+fn bound_from_webhook(text: &str, name: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    let from = at.saturating_sub(WEBHOOK_BINDING_REACH);
+    let mut end = at;
+    while let Some(rel) = memchr::memmem::rfind(&b[from..end], name.as_bytes()) {
+        let s = from + rel;
+        end = s;
+        let e = s + name.len();
+        let bounded = (s == 0 || !crate::syntax::is_ident_byte(b[s - 1]))
+            && b.get(e).is_some_and(|c| !crate::syntax::is_ident_byte(*c));
+        let rest = text[e..].trim_start_matches([' ', '\t']);
+        if !bounded || !rest.starts_with('=') || rest.starts_with("==") {
+            continue;
+        }
+        let line_end = rest.find('\n').unwrap_or(rest.len());
+        return rest[..line_end].contains("object_attributes");
+    }
+    false
+}
+
+/// How far before a read its variable's binding is looked for.
+const WEBHOOK_BINDING_REACH: usize = 4096;
+
 /// Is the type `t` a webhook payload's part: the type of an `object_attributes` member
 /// (`object_attributes: MergeRequestAttributes;`, Go's `Object ObjectAttr
 /// `json:"object_attributes"``) or of a member of an event type (`NoteHook`'s
@@ -517,10 +542,12 @@ impl ResourceField {
         } else {
             None
         };
-        let Some(r) = dot.and_then(|d| receiver_name(text, d)) else {
+        let Some((d, r)) = dot.and_then(|d| Some((d, receiver_name(text, d)?))) else {
             return false;
         };
-        if member_of_event(text, r) {
+        // A variable last bound from a webhook payload (`$mr = $request['object_attributes'];`)
+        // holds the event's copy of the fields, not a REST response.
+        if member_of_event(text, r) || bound_from_webhook(text, r, d) {
             return false;
         }
         // A dict of the API read inside the resource's own model

@@ -73,7 +73,7 @@ impl Sdk {
                 ".mergerequests.",
             ],
             Sdk::GoGitlab => &["xanzy/go-gitlab", "gitlab-org/api/client-go"],
-            Sdk::Gitbeaker => &["@gitbeaker/"],
+            Sdk::Gitbeaker => &["@gitbeaker/", ".MergeRequests."],
             Sdk::RubyGitlab => &[
                 "require 'gitlab'",
                 "require \"gitlab\"",
@@ -410,6 +410,23 @@ fn python_gitlab_chain(text: &str) -> bool {
     .any(|c| holds(text, c))
 }
 
+/// Does `text` call gitbeaker's merge request resource by its own method names
+/// (`api.MergeRequests.showChanges(`, `.MergeRequests.allDiffs(`)? A client handed in from
+/// another module (`import { GitlabAPI } from "../lib/gitlab"`) is still gitbeaker's: its
+/// resources are PascalCase with lower-case methods, where go-gitlab's methods are PascalCase
+/// (`git.MergeRequests.GetMergeRequestChanges(`).
+fn gitbeaker_chain(text: &str) -> bool {
+    holds(text, ".MergeRequests.")
+        && [
+            ".MergeRequests.showChanges(",
+            ".MergeRequests.allDiffs(",
+            ".MergeRequests.allCommits(",
+            ".MergeRequests.show(",
+        ]
+        .iter()
+        .any(|c| holds(text, c))
+}
+
 /// Read a file's SDK imports and object bindings.
 pub fn analyse(text: &str) -> SdkFile {
     let mut f = SdkFile::default();
@@ -417,6 +434,9 @@ pub fn analyse(text: &str) -> SdkFile {
     // catches them calls the library, whichever module imported it.
     if holds(text, "gitlab.exceptions.Gitlab") || python_gitlab_chain(text) {
         push(&mut f.imports, Sdk::PythonGitlab);
+    }
+    if gitbeaker_chain(text) {
+        push(&mut f.imports, Sdk::Gitbeaker);
     }
     // Each SDK's lines are looked at only in a file that holds one of its import literals:
     // most files hold none, and one search of the whole file is cheaper than one per line.
