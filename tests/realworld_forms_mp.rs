@@ -91,3 +91,26 @@ fn runner_exec_in_go_argument_lists() {
     assert_eq!(lines, vec![14, 25], "the runner's --version is no exec");
     assert_silent(&found, "internal/deploy/exec.go");
 }
+
+/// Thousands of lists that start with `exec` and of calls that hand lists to the runner, each
+/// under its own name: the names handed to the program are read once, so the scan stays linear
+/// (a check per list against every call would be quadratic).
+#[test]
+fn many_bound_lists_stay_linear() {
+    let mut text = String::from("package main\n\nimport \"os/exec\"\n\nfunc f() {\n");
+    for k in 0..20_000 {
+        text.push_str(&format!(
+            "\ta{k} := []string{{\"exec\"}}\n\t_ = exec.Command(\"gitlab-runner\", b{k}...)\n"
+        ));
+    }
+    text.push_str("}\n");
+    let start = std::time::Instant::now();
+    let found = scan_files(&[("main.go", &text)]);
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    // No list is handed to the runner under its own name: nothing is reported.
+    assert_silent(&found, "main.go");
+}

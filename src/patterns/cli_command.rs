@@ -1,5 +1,7 @@
 //! A command line itself (`gitlab-runner exec`), outside comments, with its subcommand.
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 
 use super::check::{Fields, is_ident};
@@ -131,6 +133,7 @@ fn listed_subcommands(ctx: &FileCtx, programs: &[&str], sub: &str) -> Vec<usize>
     let text = ctx.src.text.as_bytes();
     let word = WordBytes::Other(|c| is_ident_byte(c) || c == b'-');
     let mut out = Vec::new();
+    let mut handed: Option<HashSet<&[u8]>> = None;
     for at in ctx.word_offsets(sub, word) {
         let end = at + sub.len();
         let Some(&quote) = at.checked_sub(1).and_then(|i| text.get(i)) else {
@@ -158,11 +161,14 @@ fn listed_subcommands(ctx: &FileCtx, programs: &[&str], sub: &str) -> Vec<usize>
             }
             continue;
         }
-        // The first item of a list literal bound to a name on its line.
+        // The first item of a list literal bound to a name on its line. The names handed to
+        // the program are read once a file, when the first such list is met.
         if before > lo
             && matches!(text[before - 1], b'{' | b'[')
             && let Some(name) = bound_list(text, before - 1)
-            && programs.iter().any(|prog| handed_by_name(text, prog, name))
+            && handed
+                .get_or_insert_with(|| handed_names(text, programs))
+                .contains(&name)
         {
             out.push(at);
         }
@@ -219,36 +225,40 @@ fn bound_list(text: &[u8], open: usize) -> Option<&[u8]> {
         .then_some(&lead[..n])
 }
 
-/// Does the file hand the list `name` to the program: its quoted name, a comma and the list
-/// (`"gitlab-runner", args...`, `"gitlab-runner", *args`, `'gitlab-runner', ...args`), or a
-/// list of it joined with the list (`["gitlab-runner"] + args`)?
-fn handed_by_name(text: &[u8], program: &str, name: &[u8]) -> bool {
-    let finder = memchr::memmem::Finder::new(program.as_bytes());
-    for p in finder.find_iter(text) {
-        let end = p + program.len() + 1;
-        if p == 0 || !quoted_ends_at(text, end.min(text.len()), program) {
-            continue;
-        }
-        let mut rest = text[end..].trim_ascii_start();
-        if let Some(r) = rest.strip_prefix(b"]") {
-            rest = r.trim_ascii_start();
-            let Some(r) = rest.strip_prefix(b"+") else {
+/// The names of the lists the file hands to the program: after its quoted name, a comma and the
+/// list (`"gitlab-runner", args...`, `"gitlab-runner", *args`, `'gitlab-runner', ...args`), or
+/// after a list of it, the list joined to it (`["gitlab-runner"] + args`). One pass over the
+/// file for each of the program's names.
+fn handed_names<'t>(text: &'t [u8], programs: &[&str]) -> HashSet<&'t [u8]> {
+    let mut names = HashSet::new();
+    for program in programs {
+        let finder = memchr::memmem::Finder::new(program.as_bytes());
+        for p in finder.find_iter(text) {
+            let end = p + program.len() + 1;
+            if p == 0 || end > text.len() || !quoted_ends_at(text, end, program) {
+                continue;
+            }
+            let rest = text[end..].trim_ascii_start();
+            let rest = if let Some(r) = rest.strip_prefix(b"]") {
+                match r.trim_ascii_start().strip_prefix(b"+") {
+                    Some(r) => r,
+                    None => continue,
+                }
+            } else if let Some(r) = rest.strip_prefix(b",") {
+                r
+            } else {
                 continue;
             };
-            rest = r;
-        } else if let Some(r) = rest.strip_prefix(b",") {
-            rest = r;
-        } else {
-            continue;
-        }
-        let rest = rest.trim_ascii_start();
-        let rest = rest
-            .strip_prefix(b"...")
-            .or_else(|| rest.strip_prefix(b"*"))
-            .unwrap_or(rest);
-        if rest.starts_with(name) && !rest.get(name.len()).is_some_and(|&c| is_ident_byte(c)) {
-            return true;
+            let rest = rest.trim_ascii_start();
+            let rest = rest
+                .strip_prefix(b"...")
+                .or_else(|| rest.strip_prefix(b"*"))
+                .unwrap_or(rest);
+            let n = rest.iter().take_while(|&&c| is_ident_byte(c)).count();
+            if n > 0 {
+                names.insert(&rest[..n]);
+            }
         }
     }
-    false
+    names
 }
