@@ -1,10 +1,12 @@
 //! A command line itself (`gitlab-runner exec`), outside comments, with its subcommand.
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 
 use super::check::{Fields, is_ident};
 use super::{Hit, PatternKind};
-use crate::syntax::{FileCtx, FileKind};
+use crate::syntax::{FileCtx, FileKind, WordBytes, is_ident_byte, line_start_within};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CliCommand {
@@ -89,7 +91,7 @@ impl PatternKind for CliCommand {
         // The program itself may be held in a variable named after it (`{{ runner_bin }}`):
         // its commands are looked for without it written; an alias only where it is.
         let aliases = self.aliases.iter().map(String::as_str).filter(|a| ctx.contains(a));
-        std::iter::once(program)
+        let found = std::iter::once(program)
             .chain(aliases)
             .flat_map(|p| {
                 ctx.commands(p, sub)
@@ -98,6 +100,165 @@ impl PatternKind for CliCommand {
                     .map(|c| Hit::new(c.program.start, c.subcommand.end, self.command.as_str()))
                     .collect::<Vec<_>>()
             })
-            .collect()
+            .collect::<Vec<_>>();
+        let mut out = found;
+        if ctx.src.class.kind == FileKind::Code && !sub.is_empty() && !sub.contains(' ') {
+            let programs: Vec<&str> = std::iter::once(program)
+                .chain(self.aliases.iter().map(String::as_str))
+                .collect();
+            let listed = listed_subcommands(ctx, &programs, sub);
+            let known: Vec<(usize, usize)> = out.iter().map(|h| (h.start, h.end)).collect();
+            out.extend(
+                listed
+                    .into_iter()
+                    .filter(|&at| !known.iter().any(|&(s, e)| (s..=e).contains(&at)))
+                    .map(|at| Hit::new(at, at + sub.len(), self.command.as_str())),
+            );
+        }
+        out
     }
+}
+
+/// How far back from a quoted subcommand the program's quoted name, or the line that binds the
+/// list, is looked for.
+const LIST_REACH: usize = 256;
+
+/// The subcommand as a quoted argument of the program in code's argument lists: right after the
+/// program's quoted name (`exec.Command("gitlab-runner", "exec", …)`, `["gitlab-runner",
+/// "exec"]`, `spawn("gitlab-runner", ["exec", …])`), or as the first item of a list bound to a
+/// name (`args := []string{"exec"}`, `args = ["exec", …]`) that the file hands to the program by
+/// that name (`exec.Command("gitlab-runner", args...)`, `["gitlab-runner", *args]`). Another
+/// program's subcommand of the same name (`"docker", "exec"`) is not it.
+fn listed_subcommands(ctx: &FileCtx, programs: &[&str], sub: &str) -> Vec<usize> {
+    let text = ctx.src.text.as_bytes();
+    let word = WordBytes::Other(|c| is_ident_byte(c) || c == b'-');
+    let mut out = Vec::new();
+    let mut handed: Option<HashSet<&[u8]>> = None;
+    for at in ctx.word_offsets(sub, word) {
+        let end = at + sub.len();
+        let Some(&quote) = at.checked_sub(1).and_then(|i| text.get(i)) else {
+            continue;
+        };
+        if !matches!(quote, b'"' | b'\'' | b'`') || text.get(end) != Some(&quote) {
+            continue;
+        }
+        if ctx.src.in_comment(at) {
+            continue;
+        }
+        let lo = at.saturating_sub(LIST_REACH);
+        let before = skip_blanks_back(text, lo, at - 1);
+        // `"gitlab-runner", "exec"` or `"gitlab-runner", ["exec"`.
+        let before = if before > lo && text[before - 1] == b'[' {
+            let inner = skip_blanks_back(text, lo, before - 1);
+            if inner > lo && text[inner - 1] == b',' { inner } else { before }
+        } else {
+            before
+        };
+        if before > lo && text[before - 1] == b',' {
+            let p = skip_blanks_back(text, lo, before - 1);
+            if programs.iter().any(|prog| quoted_ends_at(text, p, prog)) {
+                out.push(at);
+            }
+            continue;
+        }
+        // The first item of a list literal bound to a name on its line. The names handed to
+        // the program are read once a file, when the first such list is met.
+        if before > lo
+            && matches!(text[before - 1], b'{' | b'[')
+            && let Some(name) = bound_list(text, before - 1)
+            && handed
+                .get_or_insert_with(|| handed_names(text, programs))
+                .contains(&name)
+        {
+            out.push(at);
+        }
+    }
+    out
+}
+
+/// Where the blanks (spaces, tabs, line ends) that end at `to` start, not before `lo`.
+fn skip_blanks_back(text: &[u8], lo: usize, to: usize) -> usize {
+    let mut i = to;
+    while i > lo && matches!(text[i - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        i -= 1;
+    }
+    i
+}
+
+/// Does a quoted `word` end at `end` (its closing quote is the byte before `end`), as a whole
+/// string?
+fn quoted_ends_at(text: &[u8], end: usize, word: &str) -> bool {
+    let n = word.len();
+    if end < n + 2 {
+        return false;
+    }
+    let (open, close) = (text[end - n - 2], text[end - 1]);
+    matches!(close, b'"' | b'\'' | b'`') && open == close && &text[end - n - 1..end - 1] == word.as_bytes()
+}
+
+/// The name a list literal opening at `open` is bound to on its line: `args := []string{`,
+/// `var args = []string{`, `args = [`, `const args = [`, `args: list[str] = [`.
+fn bound_list(text: &[u8], open: usize) -> Option<&[u8]> {
+    let start = line_start_within(text, open, LIST_REACH);
+    let mut lead = text[start..open].trim_ascii_end();
+    // Go's element type written before the brace.
+    for ty in [&b"[]string"[..], b"[]any", b"[]interface{}"] {
+        if let Some(rest) = lead.strip_suffix(ty) {
+            lead = rest.trim_ascii_end();
+            break;
+        }
+    }
+    let lead = lead
+        .strip_suffix(b":=")
+        .or_else(|| lead.strip_suffix(b"="))?
+        .trim_ascii_end();
+    // A type annotation (`args: list[str]`, `var args []string`): the name is the first word.
+    let lead = lead.trim_ascii_start();
+    let lead = ["var ", "let ", "const ", "local "]
+        .iter()
+        .find_map(|k| lead.strip_prefix(k.as_bytes()))
+        .unwrap_or(lead)
+        .trim_ascii_start();
+    let n = lead.iter().take_while(|&&c| is_ident_byte(c)).count();
+    let rest = lead[n..].trim_ascii_start();
+    (n > 0 && !lead[0].is_ascii_digit() && (rest.is_empty() || rest.starts_with(b":") || rest.starts_with(b"[]")))
+        .then_some(&lead[..n])
+}
+
+/// The names of the lists the file hands to the program: after its quoted name, a comma and the
+/// list (`"gitlab-runner", args...`, `"gitlab-runner", *args`, `'gitlab-runner', ...args`), or
+/// after a list of it, the list joined to it (`["gitlab-runner"] + args`). One pass over the
+/// file for each of the program's names.
+fn handed_names<'t>(text: &'t [u8], programs: &[&str]) -> HashSet<&'t [u8]> {
+    let mut names = HashSet::new();
+    for program in programs {
+        let finder = memchr::memmem::Finder::new(program.as_bytes());
+        for p in finder.find_iter(text) {
+            let end = p + program.len() + 1;
+            if p == 0 || end > text.len() || !quoted_ends_at(text, end, program) {
+                continue;
+            }
+            let rest = text[end..].trim_ascii_start();
+            let rest = if let Some(r) = rest.strip_prefix(b"]") {
+                match r.trim_ascii_start().strip_prefix(b"+") {
+                    Some(r) => r,
+                    None => continue,
+                }
+            } else if let Some(r) = rest.strip_prefix(b",") {
+                r
+            } else {
+                continue;
+            };
+            let rest = rest.trim_ascii_start();
+            let rest = rest
+                .strip_prefix(b"...")
+                .or_else(|| rest.strip_prefix(b"*"))
+                .unwrap_or(rest);
+            let n = rest.iter().take_while(|&&c| is_ident_byte(c)).count();
+            if n > 0 {
+                names.insert(&rest[..n]);
+            }
+        }
+    }
+    names
 }
