@@ -92,3 +92,48 @@ fn a_message_printed_to_the_terminal_is_no_use() {
         assert!(got.contains(w), "missing {w:?} in {got:?}");
     }
 }
+
+/// A script that installs the runner chart with values it writes, then prints an example
+/// pipeline whose job has `tags:`.
+const CHART_SCRIPT: &str = r#"#!/usr/bin/env bash
+set -euo pipefail
+
+cat >/tmp/runner-values.yaml <<EOF
+gitlabUrl: ${GITLAB_URL}
+runnerRegistrationToken: "${RUNNER_TOKEN}"
+runners:
+  tags: "k8s,lab"
+  locked: false
+  runUntagged: true
+EOF
+
+helm upgrade --install gitlab-runner gitlab/gitlab-runner -f /tmp/runner-values.yaml
+
+cat <<EOF
+Example .gitlab-ci.yml:
+
+build-job:
+  stage: build
+  tags:
+    - k8s
+  script:
+    - make
+EOF
+"#;
+
+#[test]
+fn a_ci_jobs_tags_beside_chart_values_are_not_the_charts() {
+    let found = scan_files(&[("install-runner.sh", CHART_SCRIPT)]);
+    let got = findings_of(&found, "install-runner.sh");
+    let chart = "runner-register-server-side-arguments";
+    for line in [8, 9, 10] {
+        assert!(
+            got.contains(&(line, chart.to_string())),
+            "the chart's runners value at {line}: {got:?}"
+        );
+    }
+    assert!(
+        got.iter().all(|(l, _)| *l != 20),
+        "a CI job's tags are not the chart's: {got:?}"
+    );
+}
