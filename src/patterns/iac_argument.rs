@@ -243,13 +243,20 @@ impl IacArgument {
             return Vec::new();
         }
         let named = |key: &str, words: &[String]| words.iter().any(|w| key_has_word(key, w));
+        // A map given its own name and handed to the template by it (`vars = { … }` then
+        // `templatefile("svc.sh", local.vars)`) is the template's variables too.
+        let handed = match self.parents.iter().any(|p| TEMPLATE_FUNCTION.starts_with(p.as_str())) {
+            true => maps_handed_to_template(text),
+            false => Vec::new(),
+        };
+        let parent = |key: &str| named(key, &self.parents) || handed.contains(&key);
         let parented = |key: &str| -> Vec<(usize, usize)> {
             let keys = key_offsets(text, key).filter_map(|at| {
                 let chain = ancestors(text, at, 4);
-                let (_, parent) = *chain.first()?;
-                let under = chain.iter().any(|(k, _)| named(k, &self.parents));
+                let (_, parent_at) = *chain.first()?;
+                let under = chain.iter().any(|(k, _)| parent(k));
                 let other = chain.iter().any(|(k, _)| named(k, &self.not_under));
-                (under && !other).then_some((at, parent))
+                (under && !other).then_some((at, parent_at))
             });
             let paths = path_offsets(text, key, &self.parents)
                 .filter(|&(_, parent)| !named(parent, &self.not_under))
@@ -338,6 +345,28 @@ fn ancestors(text: &str, at: usize, max: usize) -> Vec<(&str, usize)> {
 
 /// The function of Terraform that renders a template with a map of variables.
 const TEMPLATE_FUNCTION: &str = "templatefile(";
+
+/// The names of the local maps handed whole to a template (`templatefile("svc.sh",
+/// local.svc_vars)`: `svc_vars`), each read within the call's first 300 bytes.
+fn maps_handed_to_template(text: &str) -> Vec<&str> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(b, TEMPLATE_FUNCTION.as_bytes()) {
+        let args = at + TEMPLATE_FUNCTION.len();
+        let end = (args + 300).min(b.len());
+        let close = memchr::memchr(b')', &b[args..end]).map_or(end, |i| args + i);
+        let call = &text[args..close];
+        for (i, _) in call.match_indices("local.") {
+            let name = &call[i + "local.".len()..];
+            let n = name.bytes().take_while(|&c| is_name_byte(c)).count();
+            let whole = i == 0 || !is_name_byte(call.as_bytes()[i - 1]);
+            if n > 0 && whole && !name[n..].starts_with(['.', '[']) {
+                out.push(&name[..n]);
+            }
+        }
+    }
+    out
+}
 
 /// The key written before `open` on the line that starts at `line_start` (`name:`, `'name' =>`,
 /// `"name": {`, `name = {`), when nothing but an opening `{` or `[`... follows it up to `open`

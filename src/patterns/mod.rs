@@ -394,7 +394,7 @@ pub fn word_hits(word: &str, ctx: &FileCtx, bytes: WordBytes) -> Vec<Hit> {
         .filter(|&at| {
             !(ctx.src.in_comment(at)
                 || in_expansion_message(text, at)
-                || (code && in_test_name(text, at))
+                || (code && crate::syntax::test_names::in_test_name(text, at))
                 || (script && in_prose_string(text, at, at + word.len()))
                 || (script && in_usage_string(text, at))
                 || (kind == FileKind::Shell && in_terminal_message(text, at))
@@ -403,58 +403,6 @@ pub fn word_hits(word: &str, ctx: &FileCtx, bytes: WordBytes) -> Vec<Hit> {
         .map(|at| Hit::new(at, at + word.len(), word))
         .take(MAX_WORD_HITS)
         .collect()
-}
-
-/// The functions of test frameworks (Jest, Mocha, Vitest, Jasmine, RSpec) whose first argument,
-/// a string, is the test's name.
-const TEST_FUNCTIONS: [&str; 13] = [
-    "it",
-    "test",
-    "describe",
-    "context",
-    "xit",
-    "fit",
-    "xdescribe",
-    "fdescribe",
-    "it.only",
-    "it.skip",
-    "test.only",
-    "test.skip",
-    "describe.skip",
-];
-
-/// Is the word at `at` in the name of a test, the string a test function opens with on the
-/// word's line (`it('falls back to CI_JOB_JWT_V2', () => {`, `test("…")`, RSpec's `it "…" do`)?
-/// That is prose about the test, no use of the name. Looks back within the line, at most
-/// [`EXPANSION_LOOK_BACK`] bytes.
-fn in_test_name(b: &[u8], at: usize) -> bool {
-    let floor = at.saturating_sub(EXPANSION_LOOK_BACK);
-    let start = memchr::memrchr(b'\n', &b[floor..at]).map_or(floor, |i| floor + i + 1);
-    let line = &b[start..at];
-    [b'\'', b'"', b'`'].iter().any(|&q| {
-        // The string the word is in opens at the line's first quote of its kind.
-        let Some(open) = line.iter().position(|&c| c == q) else {
-            return false;
-        };
-        if line[open + 1..].contains(&q) {
-            return false;
-        }
-        let before = line[..open].trim_ascii_end();
-        let (before, paren) = match before.strip_suffix(b"(") {
-            Some(b) => (b.trim_ascii_end(), true),
-            None => (before, false),
-        };
-        TEST_FUNCTIONS.iter().any(|f| {
-            let Some(lead) = before.strip_suffix(f.as_bytes()) else {
-                return false;
-            };
-            // A call (`it(`), or RSpec's `it "…"` that starts its line.
-            let own_word = lead
-                .last()
-                .is_none_or(|&c| !crate::syntax::is_ident_byte(c) && c != b'.');
-            own_word && (paren || lead.trim_ascii().is_empty())
-        })
-    })
 }
 
 /// At most this many places of one word are taken in one file: the scan keeps at most 40,000

@@ -277,7 +277,9 @@ fn declared_type<'t>(text: &'t str, name: &str, at: usize) -> Option<&'t str> {
                 .max()
                 .and_then(|k| last_segment(&near[k..]));
         }
-        if !next.starts_with([',', ')', '=', ';']) || next.starts_with("==") {
+        // Or a loop's element: Java's `for (Runner r : runners)`, C#'s `foreach (Runner r in …)`.
+        let element = (next.starts_with(':') && !next.starts_with("::")) || next.starts_with("in ");
+        if !(next.starts_with([',', ')', '=', ';']) || element) || next.starts_with("==") {
             return None;
         }
         let lead = region[..i].trim_end_matches([' ', '\t']);
@@ -287,6 +289,13 @@ fn declared_type<'t>(text: &'t str, name: &str, at: usize) -> Option<&'t str> {
         let start = lead
             .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
             .map_or(0, |k| k + 1);
+        if element {
+            let open = lead[..start].trim_end();
+            let head = open.strip_suffix('(')?.trim_end();
+            if !(head.ends_with("for") || head.ends_with("foreach")) {
+                return None;
+            }
+        }
         last_segment(&lead[start..])
     })
 }
@@ -475,9 +484,12 @@ impl ResourceField {
                 return false;
             }
             return owner_name(text, at).is_some_and(|o| self.resource.names_type(o))
-                || spread_of_resource(text, at).is_some_and(|v| self.resource.names_variable(v));
+                || spread_of_resource(text, at).is_some_and(|v| self.resource.names_variable(v))
+                || (snake
+                    && inline_type_of(text, at).is_some_and(|v| self.resource.names_variable(v)));
         }
-        // The receiver's end: `mr.x`, `mr["x"]`, `mr[:x]`, `mr.get("x")`, `mr.getX()`.
+        // The receiver's end: `mr.x`, `mr["x"]`, `mr[:x]`, `mr.get("x")`, `mr.getX()`,
+        // `$mr->x`.
         let quoted = matches!(b[at - 1], b'"' | b'\'') && b.get(end) == Some(&b[at - 1]);
         // A method reference of the resource's type (`MergeRequest::getMergeStatus` in
         // `mrs.stream().map(…)`): the type's getter.
@@ -488,6 +500,9 @@ impl ResourceField {
             // A getter is called (`mr.getMergeStatus()`); a member is read.
             let call = text[end..].starts_with("()");
             (call == text[at..end].starts_with("get")).then_some(at - 1)
+        } else if snake && text[..at].ends_with("->") && !text[end..].starts_with('(') {
+            // A PHP member read of a decoded response: `$mr->merge_status`.
+            Some(at - 2)
         } else if snake && quoted {
             let lead = &text[..at - 1];
             let after = &text[end + 1..];
@@ -671,6 +686,24 @@ const OWNER_LOOK_BACK: usize = 512;
 /// later fields far below its `class` line (`MergeRequest` of Knuckles-Team/gitlab-api has
 /// `merged_by` 143 lines down).
 const OWNER_LINES: usize = 400;
+
+/// The parameter or property whose inline object type holds the member at `at`, when the
+/// type opens at the end of the line above (`function present(mr: {` … `merge_status?:
+/// string;`): `mr`.
+fn inline_type_of(text: &str, at: usize) -> Option<&str> {
+    let line = outer_lines(text, at).next()?.trim_end();
+    let head = line.strip_suffix('{')?.trim_end().strip_suffix(':')?.trim_end();
+    let head = head.strip_suffix('?').unwrap_or(head);
+    let n = head
+        .bytes()
+        .rev()
+        .take_while(|&c| c.is_ascii_alphanumeric() || c == b'_')
+        .count();
+    let name = &head[head.len() - n..];
+    // A parameter (after `(` or `,`) or a property written alone on its line.
+    let before = head[..head.len() - n].trim_end();
+    (n > 0 && (before.ends_with(['(', ',']) || before.is_empty())).then_some(name)
+}
 
 /// The name of the declaration whose body holds `at`, read from indentation: the nearest line
 /// above that is indented less (`type gitlabMR struct {`, `export const GitLabMergeRequest =

@@ -262,6 +262,49 @@ const ON_LINE_REACH: usize = 1024;
 
 /// One of `values` quoted after the field that ends at `end`, on its line (`== "paused"`,
 /// `: 'active'`).
+/// How many lines after a read its variable is looked for, compared with a telling value.
+const TOLD_LINES: usize = 5;
+
+/// Is the field read at `at` kept in a variable (`merge_status = data.get('merge_status')`)
+/// that one of the next lines compares with one of `values` (`if merge_status ==
+/// 'can_be_merged':`)?
+fn told_through_variable(text: &str, at: usize, values: &[String]) -> bool {
+    let b = text.as_bytes();
+    let start = crate::syntax::line_start_within(b, at, ON_LINE_REACH);
+    let lead = text[start..at].trim_start();
+    let lead = ["const ", "let ", "var ", "my "]
+        .iter()
+        .find_map(|k| lead.strip_prefix(k))
+        .unwrap_or(lead)
+        .trim_start_matches('$');
+    let n = lead
+        .bytes()
+        .take_while(|&c| c.is_ascii_alphanumeric() || c == b'_')
+        .count();
+    let after = lead[n..].trim_start();
+    let assigns = (after.starts_with('=') && !after.starts_with("=="))
+        || after.starts_with(":=");
+    if n == 0 || !assigns {
+        return false;
+    }
+    let var = &lead[..n];
+    let mut pos = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
+    for _ in 0..TOLD_LINES {
+        if pos >= b.len() {
+            break;
+        }
+        let line_end = memchr::memchr(b'\n', &b[pos + 1..]).map_or(b.len(), |i| pos + 1 + i);
+        let line = &text[pos + 1..line_end];
+        if let Some(k) = crate::syntax::word_offsets(line, var, WordBytes::Ident).next()
+            && quoted_on_line(text, pos + 1 + k + var.len(), values)
+        {
+            return true;
+        }
+        pos = line_end;
+    }
+    false
+}
+
 fn quoted_on_line(text: &str, end: usize, values: &[String]) -> bool {
     // Within a bound of the field: a line of thousands of fields is not read to its end for
     // each.
@@ -411,7 +454,9 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
     let telling = &field.telling_values;
     let told_at = |at: usize| {
         let end = at + name.len();
-        (value_written(text, end, telling, code) || quoted_on_line(text, end, telling))
+        (value_written(text, end, telling, code)
+            || quoted_on_line(text, end, telling)
+            || told_through_variable(text, at, telling))
             && !in_string_on_its_line(text, at)
     };
     // Compared with one of its telling values anywhere in the file (`merge_status !==

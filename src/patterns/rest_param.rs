@@ -19,14 +19,20 @@ pub struct RestParam {
     pub name: String,
     pub path: String,
     pub method: Method,
+    /// Names of the values only this parameter is given (`registration_token` for `token`):
+    /// the parameter given one (`"token": registration_token`, `args['token'] =
+    /// opts['registration_token']`) counts wherever the body is built, in a file that names the
+    /// platform and no other.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub given: Vec<String>,
 }
 
 impl PatternKind for RestParam {
     const NAME: &'static str = "rest_param";
     const REQUIRED: &'static [&'static str] = &["name", "path", "method"];
-    const OPTIONAL: &'static [&'static str] = &[];
+    const OPTIONAL: &'static [&'static str] = &["given"];
     const MATCHES: &'static str =
-        "a parameter (`name=`, `\"name\":`) in the statement that calls the endpoint with the method; in python-gitlab's own code, the parameter declared in `_create_attrs` (POST) or `_update_attrs` (PUT) of the manager whose `_path` is the endpoint";
+        "a parameter (`name=`, `\"name\":`) in the statement that calls the endpoint with the method; in python-gitlab's own code, the parameter declared in `_create_attrs` (POST) or `_update_attrs` (PUT) of the manager whose `_path` is the endpoint; with `given`, the parameter given a value so named anywhere in a file that names the platform";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let name = f.text("name")?;
@@ -40,10 +46,13 @@ impl PatternKind for RestParam {
         let path = f.check.rest_path(&path);
         let method = f.text("method")?;
         let method = f.check.method(&method);
+        let given = f.list("given")?;
+        let given = f.check.strings(&given, "value name");
         Some(RestParam {
             name: name?,
             path: path?,
             method: method?,
+            given: given?,
         })
     }
 
@@ -51,8 +60,12 @@ impl PatternKind for RestParam {
         self.name.clone()
     }
 
-    /// The endpoint's rarest segment: rarer than a parameter such as `token`.
+    /// The endpoint's rarest segment: rarer than a parameter such as `token`; with `given`,
+    /// the values' names.
     fn anchors(&self) -> Vec<String> {
+        if !self.given.is_empty() {
+            return self.given.clone();
+        }
         vec![path_anchor(&self.path).unwrap_or(&self.path).to_string()]
     }
 
@@ -80,6 +93,9 @@ impl PatternKind for RestParam {
     }
 
     fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        if !self.given.is_empty() {
+            return self.given_a_named_value(ctx);
+        }
         let text = ctx.src.text;
         let mut out = Vec::new();
         for call in ctx.rest_calls(&self.path, RestApi::V4, false).iter() {
@@ -124,6 +140,38 @@ impl PatternKind for RestParam {
 }
 
 impl RestParam {
+    /// The parameter given a value named by one of `given`, as a key or an entry set, in a
+    /// file that names the platform and no other system.
+    fn given_a_named_value(&self, ctx: &FileCtx) -> Vec<Hit> {
+        let evidence = ctx.evidence();
+        if !evidence.platform().iter().any(|w| ctx.contains(w))
+            || evidence.other_platform().iter().any(|w| ctx.contains(w))
+        {
+            return Vec::new();
+        }
+        let text = ctx.src.text;
+        let b = text.as_bytes();
+        let mut places: Vec<usize> = param_offsets(text, &self.name)
+            .chain(setter_offsets(text, &self.name))
+            .filter(|&at| !ctx.src.in_comment(at))
+            .filter(|&at| {
+                // The value: the rest of the line, a short way.
+                let from = at + self.name.len();
+                let end = memchr::memchr(b'\n', &b[from..]).map_or(b.len(), |i| from + i);
+                let value = &b[from..end.min(from + VALUE_REACH)];
+                self.given
+                    .iter()
+                    .any(|g| memchr::memmem::find(value, g.as_bytes()).is_some())
+            })
+            .collect();
+        places.sort_unstable();
+        places.dedup();
+        places
+            .into_iter()
+            .map(|at| Hit::new(at, at + self.name.len(), self.name.as_str()))
+            .collect()
+    }
+
     /// python-gitlab's own code sends the parameter where a manager class declares it: a POST
     /// parameter of the manager's `_path` in its `_create_attrs`, a PUT parameter of
     /// `_path/:id` (or `_path`, for a manager of one object) in its `_update_attrs`.
@@ -159,6 +207,9 @@ impl RestParam {
         }
     }
 }
+
+/// How far along its line a parameter's value is read for its name.
+const VALUE_REACH: usize = 200;
 
 /// A test double's registration (`responses.add(…, json={…})`, WebMock's `to_return`, nock's
 /// `.reply`): the body there is the mocked response, not what a request sends.

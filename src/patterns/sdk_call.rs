@@ -174,6 +174,9 @@ impl PatternKind for SdkCall {
                 }
             } else if let Some(on) = self.on
                 && file.resource_before(text, at - 1) != Some(on)
+                // A receiver that the file does not bind but whose name says it (a function's
+                // parameter `mr`: `def list_changed_files(mr): … mr.changes()`).
+                && !receiver.is_some_and(|r| file.resource_of(r).is_none() && on.names_variable(r))
             {
                 continue;
             }

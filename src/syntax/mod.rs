@@ -19,6 +19,7 @@ pub mod sdk;
 pub mod sdk_declarations;
 pub mod source;
 pub mod structure;
+pub mod test_names;
 mod words;
 pub mod yaml;
 

@@ -234,26 +234,30 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
 /// Is the string literal whose content starts at `start` appended to a name that holds `api`
 /// (`API_ENDPOINT + "/runners/"`, `self.api_url + '/users'`, `apiBase . "/users"`)?
 fn concatenated_to_api_base(b: &[u8], start: usize) -> bool {
+    base_name_before(b, start).is_some_and(|name| {
+        let last = name.rsplit(|&c| c == b'.').next().unwrap_or(name);
+        last.to_ascii_lowercase().windows(3).any(|w| w == b"api")
+    })
+}
+
+/// The name a literal path at `start` (after its opening quote) is appended to with `+` or
+/// `.` (`baseURL + "/runners"`, `$base . '/users'`), if it is.
+fn base_name_before(b: &[u8], start: usize) -> Option<&[u8]> {
     if start == 0 || !matches!(b[start - 1], b'"' | b'\'' | b'`') {
-        return false;
+        return None;
     }
     let before = b[..start - 1].trim_ascii_end();
-    let Some(before) = before
+    let before = before
         .strip_suffix(b"+")
         .or_else(|| before.strip_suffix(b"."))
-        .map(<[u8]>::trim_ascii_end)
-    else {
-        return false;
-    };
+        .map(<[u8]>::trim_ascii_end)?;
     let name_len = before
         .iter()
         .rev()
         .take(64)
         .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'$'))
         .count();
-    let name = &before[before.len() - name_len..];
-    let last = name.rsplit(|&c| c == b'.').next().unwrap_or(name);
-    last.to_ascii_lowercase().windows(3).any(|w| w == b"api")
+    (name_len > 0).then(|| &before[before.len() - name_len..])
 }
 
 /// Where `api/v4` starts in a URL word, as the API's base: after a `/`, at the start of a
@@ -615,30 +619,6 @@ pub fn path_matches(template: &str, path: &str, prefix: bool) -> bool {
     at[p.len()] || (prefix && at.contains(&true))
 }
 
-/// Is `at` in the name of a test, the prose that says what the test checks: the first string
-/// of `it(…)`, `test(…)`, `describe(…)`, `context(…)` (also `it.only(…)`, RSpec's `it '…' do`)
-/// or Go's `t.Run(…)` on the line (`it('should request GET /geo_nodes', …)`). The call the test
-/// makes, if any, is on its own line.
-fn in_test_name(text: &str, at: usize) -> bool {
-    let before = &text[line_start(text.as_bytes(), at)..at];
-    let Some(quote) = before.rfind(['"', '\'', '`']) else {
-        return false;
-    };
-    // The string opens there: the text before it holds no other quote.
-    let lead = &before[..quote];
-    if lead.contains(['"', '\'', '`']) {
-        return false;
-    }
-    let lead = lead.trim();
-    let call = lead.strip_suffix('(').unwrap_or(lead).trim_end();
-    let name = call.rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'));
-    let name = name.into_iter().next().unwrap_or("");
-    let (head, _) = name.split_once('.').unwrap_or((name, ""));
-    let test_call = matches!(head, "it" | "test" | "describe" | "context" | "specify")
-        && (lead.ends_with('(') || call == name);
-    test_call || name == "t.Run" && lead.ends_with('(')
-}
-
 /// The call expression around `at` in code: from the start of the line that opens the innermost
 /// unclosed `(` before `at`, to the `)` that closes it (`requests.put(url, params={...})` over
 /// several lines). None when `at` is not inside parentheses.
@@ -727,6 +707,36 @@ fn callee_of(text: &str, at: usize) -> Option<&str> {
     (start < open).then(|| &text[start..open])
 }
 
+/// The name of the function or method whose call holds `at` as an argument, also when type
+/// arguments stand between the name and its `(` (`callGitLabApi<any>(`).
+fn callee_through_generics(text: &str, at: usize) -> Option<&str> {
+    let b = text.as_bytes();
+    let open = enclosing_open(b, at, 0)?;
+    let end = generic_arguments_start(b, open).unwrap_or(open);
+    let start = b[..end]
+        .iter()
+        .rposition(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))
+        .map_or(0, |i| i + 1);
+    (start < end).then(|| &text[start..end])
+}
+
+/// Does a function's name say it makes a request (`callGitLabApi`, `apiGet`, `request`,
+/// `fetchJson`, `httpGet`), not that it keeps or shows a string (`remember`, `log`)?
+fn names_a_request(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["api", "gitlab", "request", "fetch", "http"]
+        .iter()
+        .any(|w| lower.contains(w))
+}
+
+/// Does a variable's name say it holds a URL or a path (`url`, `apiPath`, `endpoint`)?
+fn names_a_url(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    ["url", "uri", "path", "endpoint"]
+        .iter()
+        .any(|w| lower.contains(w))
+}
+
 /// The method a request helper's name says in snake case: `post_wrapper`, `get_request`,
 /// `delete_resource` (the verb, then `_` and more of the name).
 fn verb_named(name: &str) -> Option<Method> {
@@ -806,8 +816,8 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
                         let use_at = pos + 1 + k;
                         let (a, b) = call_span(text, use_at).unwrap_or((pos + 1, next_end));
                         let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-                        let stmt = &text[start..b.max(a)];
-                        return (stmt, method_in(&text[a..b]).or_else(|| method_in(near)));
+                        let stmt = &text[start..chain_end(text, b).max(a)];
+                        return (stmt, method_of_call(text, a, b).or_else(|| method_in(near)));
                     }
                     pos = next_end;
                 }
@@ -830,6 +840,17 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
             if block || kind != FileKind::Shell =>
         {
             let stmt = context(text, at, 3);
+            // An Ansible task's request is its whole list item (`uri:` with its `body:` of
+            // many lines).
+            let stmt = match yaml_task(text, at).filter(|_| kind == FileKind::Yaml) {
+                Some(task) => {
+                    let offset = |s: &str| s.as_ptr() as usize - text.as_ptr() as usize;
+                    let (a, b) = (offset(stmt), offset(stmt) + stmt.len());
+                    let (c, d) = (offset(task), offset(task) + task.len());
+                    &text[a.min(c)..b.max(d)]
+                }
+                None => stmt,
+            };
             (stmt, method_in(near).or_else(|| method_in(stmt)))
         }
         FileKind::Shell if method_in(near).is_none() => {
@@ -837,6 +858,115 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
         }
         _ => (near, method_in(near)),
     }
+}
+
+/// How many calls of a chain after a request's call are read as its statement.
+const CHAIN_CALLS: usize = 6;
+
+/// Where the call chain that goes on after `end` (a call's `)`) ends: its next calls
+/// (`.Send("token=" + t)`, `.set(…)` on the lines after), each within [`WINDOW`].
+fn chain_end(text: &str, end: usize) -> usize {
+    let b = text.as_bytes();
+    let mut e = end;
+    for _ in 0..CHAIN_CALLS {
+        let rest = text[e..].trim_start();
+        let Some(next) = rest.strip_prefix('.') else {
+            break;
+        };
+        let next = next.trim_start();
+        let name = next
+            .bytes()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
+            .count();
+        if name == 0 || next.as_bytes().get(name) != Some(&b'(') {
+            break;
+        }
+        let open = b.len() - next.len() + name;
+        let mut depth = 0usize;
+        let close = (open..(open + WINDOW).min(b.len())).find(|&i| {
+            match b[i] {
+                b'(' => depth += 1,
+                b')' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        });
+        match close {
+            Some(c) => e = c + 1,
+            None => break,
+        }
+    }
+    e
+}
+
+/// The method a call at `a..b` shows, read with its chain's line breaks taken out
+/// (`gorequest.New().` then `Post(url)` on the next line) and the line above's `.` before it.
+fn method_of_call(text: &str, a: usize, b: usize) -> Option<Method> {
+    method_in(&text[a..b]).or_else(|| {
+        let a = b - text[a..b].trim_start().len();
+        let lead = if text[..a].trim_end().ends_with('.') {
+            "."
+        } else {
+            ""
+        };
+        let call = &text[a..b];
+        let broken = lead == "." || call.contains(".\n") || call.contains(".\r\n");
+        broken
+            .then(|| {
+                let mut joined = String::with_capacity(call.len() + 1);
+                joined.push_str(lead);
+                for (i, line) in call.lines().enumerate() {
+                    joined.push_str(if i == 0 { line } else { line.trim_start() });
+                }
+                method_in(&joined)
+            })
+            .flatten()
+    })
+}
+
+/// How many lines above and below a place its YAML list item is read.
+const TASK_LINES: usize = 40;
+
+/// The YAML list item that holds `at` (an Ansible task: from its `- ` line to the next line
+/// indented as far or less), read within [`TASK_LINES`] lines each way.
+fn yaml_task(text: &str, at: usize) -> Option<&str> {
+    let b = text.as_bytes();
+    let indent = |l: &[u8]| l.iter().take_while(|&&c| c == b' ').count();
+    let line_end = |s: usize| memchr::memchr(b'\n', &b[s..]).map_or(b.len(), |i| s + i);
+    let mut s = line_start_within(b, at, WINDOW);
+    let mut limit = indent(&b[s..line_end(s)]) + 1;
+    let mut item = None;
+    for _ in 0..TASK_LINES {
+        let line = &b[s..line_end(s)];
+        let ind = indent(line);
+        if line[ind..].iter().any(|c| !c.is_ascii_whitespace()) && ind < limit {
+            if line[ind..].starts_with(b"- ") {
+                item = Some((s, ind));
+                break;
+            }
+            // A key of an outer mapping: the item is further out.
+            limit = ind;
+        }
+        if s == 0 || limit == 0 {
+            break;
+        }
+        s = line_start_within(b, s - 1, WINDOW);
+    }
+    let (start, ind) = item?;
+    let mut end = line_end(start);
+    for _ in 0..TASK_LINES {
+        if end >= b.len() {
+            break;
+        }
+        let next = line_end(end + 1);
+        let line = &b[end + 1..next];
+        let own = indent(line);
+        if line[own..].iter().any(|c| !c.is_ascii_whitespace()) && own <= ind {
+            break;
+        }
+        end = next;
+    }
+    Some(&text[start..end])
 }
 
 /// The lines of a call chain written over lines above the one of `at`, from its head to `at`
@@ -993,6 +1123,10 @@ fn method_forms() -> &'static [(Method, Vec<String>)] {
                     format!("(:{name},"),
                 ];
                 let mut forms = forms.to_vec();
+                if m == Method::Post {
+                    // Go's `http.PostForm(url, form)` and its clients' like.
+                    forms.push(".postform(".into());
+                }
                 if m == Method::Delete {
                     // gitbeaker's request helper: `RequestHelper.del()(this, 'runners/2')`.
                     forms.extend(["requesthelper.del(".into(), "requesthelper.del<".into()]);
@@ -1265,20 +1399,36 @@ pub fn calls<'a>(
             let at = ws + start;
             if overlaps_recent(&out, at)
                 || ctx.src.in_comment(at)
-                || (code_like && in_test_name(win, start))
+                || (code_like && super::test_names::in_test_name(win.as_bytes(), start))
             {
                 return false;
             }
             let (stmt, method) = statement(win, start, kind, hcl);
             // A path with a leading `/` counts only when the call that takes it is the builder.
             let handed = if relative {
+                // A specific path in a file that names the platform is its API's, whatever
+                // helper of the file's own takes it (`this.callGitLabApi(`projects/${p}/…`)`),
+                // or kept in a variable named for a URL (`url = 'runners/reset_…'`).
                 hands_to_request_builder(stmt)
                     || (method.is_some() && (specific || (lone_form && *names_platform)))
+                    || (specific
+                        && code_like
+                        && *names_platform
+                        && (callee_through_generics(win, start).is_some_and(names_a_request)
+                            || assigned_variable(context(win, start, 0)).is_some_and(names_a_url)))
             } else {
                 // A request helper of a file that names the platform, named for its verb
                 // (`post_wrapper(endpoint='/runners', …)`), is handed the API's paths.
+                // So is a path appended to a base (`baseURL + "/runners"`, `f"{base}/runners"`)
+                // in such a file, by
+                // a call that shows its method (`Post(url)` a few lines on).
                 shows_api
                     || handed_to_builder(win, start)
+                    || (code_like
+                        && (url.based
+                            || (url.bare && base_name_before(win.as_bytes(), start).is_some()))
+                        && method.is_some()
+                        && *names_platform)
                     || (code_like
                         && callee_of(win, start).and_then(verb_named).is_some()
                         && *names_platform)
@@ -1717,42 +1867,6 @@ mod tests {
                 "payload[\"tag_list\"] = tags\n"
             ]
         );
-    }
-
-    #[test]
-    fn test_names_are_prose() {
-        for (line, path) in [
-            (
-                "  it('should request GET /geo_nodes', async () => {",
-                "/geo_nodes",
-            ),
-            ("  it.only(\"POST /runners\", () => {", "/runners"),
-            ("describe 'POST /api/v4/runners' do", "/api"),
-            (
-                "  test(`GET /projects/:id/error_tracking/settings`, () => {",
-                "/projects",
-            ),
-            (
-                "\tt.Run(\"DELETE /geo_nodes/1\", func(t *testing.T) {",
-                "/geo_nodes",
-            ),
-        ] {
-            let at = line.find(path).unwrap();
-            assert!(in_test_name(line, at), "{line}");
-        }
-        for (line, path) in [
-            ("    await api.get('/geo_nodes');", "/geo_nodes"),
-            (
-                "it('lists', () => request.get('/geo_nodes'));",
-                "/geo_nodes",
-            ),
-            ("const url = `${base}/geo_nodes`;", "/geo_nodes"),
-            ("split('/geo_nodes')", "/geo_nodes"),
-            ("run(\"GET /geo_nodes\")", "/geo_nodes"),
-        ] {
-            let at = line.find(path).unwrap();
-            assert!(!in_test_name(line, at), "{line}");
-        }
     }
 
     /// A call is found where the template's last fixed segment is written after a `/` (the
