@@ -4,10 +4,10 @@
 //! - a `gitlab-runner register` over continuation lines where one line's backslash is glued to
 //!   its last word (`--docker-volumes /var/run/docker.sock:/var/run/docker.sock\`): the shell
 //!   joins the lines all the same, so the flags below it are the command's;
-//! - a message printed to the terminal (`echo "Registration Token: $REGISTRATION_TOKEN"`,
-//!   `echo "   runnerRegistrationToken: \"YOUR_TOKEN\""`): a script telling its user what to do
-//!   names the item, it does not use it. The same `echo` written into a file (`>`, `>>`, `| tee`)
-//!   or piped into a command is a use.
+//! - a message printed to the terminal (`echo "   runnerRegistrationToken: \"YOUR_TOKEN\""`,
+//!   `echo "set REGISTRATION_TOKEN first"`): a script telling its user what to do names the item,
+//!   it does not use it. The same `echo` written into a file (`>`, `>>`, `| tee`) or piped into a
+//!   command is a use, and so is an expansion (`echo $CI_JOB_JWT` prints the value).
 
 mod common;
 use common::{assert_found, findings_of, lines, scan_files};
@@ -42,8 +42,8 @@ set -e
 
 REGISTRATION_TOKEN=$(docker exec gitlab gitlab-rails runner "puts Gitlab::CurrentSettings.runners_registration_token")
 echo "Registration Token: $REGISTRATION_TOKEN"
-echo -e "Next: set runnerRegistrationToken: \"$REGISTRATION_TOKEN\" in values.yml"
-printf 'token %s\n' "$REGISTRATION_TOKEN"
+echo -e "Next: set runnerRegistrationToken: \"TOKEN\" in values.yml"
+printf 'Then export REGISTRATION_TOKEN for the next step\n'
 
 docker exec gitlab-runner gitlab-runner register \
   --non-interactive \
@@ -75,8 +75,9 @@ fn continuation_glued_to_the_last_word_goes_on() {
 fn a_message_printed_to_the_terminal_is_no_use() {
     let found = scan_files(&[("scripts/lab-up.sh", LAB_SCRIPT)]);
     let got = findings_of(&found, "scripts/lab-up.sh");
-    // The echo and printf lines that print to the terminal (5, 6, 7) are silent.
-    for line in [5, 6, 7] {
+    // The names an echo and a printf print to the terminal (6, 7) are silent; the expansion on
+    // line 5 prints the value (a use, as `echo $CI_JOB_JWT` is).
+    for line in [6, 7] {
         assert!(
             got.iter().all(|(l, _)| *l != line),
             "line {line} prints a message: {got:?}"
@@ -84,6 +85,7 @@ fn a_message_printed_to_the_terminal_is_no_use() {
     }
     // The flag, and the same echo written into a file or piped into `tee`, are uses.
     let want = lines(&[
+        (5, "runner-registration-token"),
         (12, "runner-registration-token"),
         (15, "helm-runner-registration-token"),
         (16, "runner-registration-token"),

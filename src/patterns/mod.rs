@@ -459,13 +459,17 @@ fn in_usage_string(b: &[u8], at: usize) -> bool {
     })
 }
 
-/// Is the word at `at` in what a shell `echo` or `printf` prints to the terminal (`echo
-/// "Registration Token: $REGISTRATION_TOKEN"`, `echo "   runnerRegistrationToken: \"TOKEN\""`)?
+/// Is the word at `at` written as itself (not expanded) in what a shell `echo` or `printf` prints
+/// to the terminal (`echo "   runnerRegistrationToken: \"TOKEN\""`, `echo "set REGISTRATION_TOKEN"`)?
 /// The statement starts the word's line, and nothing on the line sends its output elsewhere or
 /// runs a command (`>`, `>>`, a pipe, `` ` ``, `$(`, a continuation): a message for the person
 /// running the script names the item, it does not use it. Reads at most [`PROSE_REACH`] bytes
 /// either side of the word (a longer line is no message).
 fn in_terminal_message(b: &[u8], at: usize) -> bool {
+    // An expansion (`echo $CI_JOB_JWT`) prints the value: a use, not a name.
+    if at > 0 && (b[at - 1] == b'$' || (at > 1 && b[at - 1] == b'{' && b[at - 2] == b'$')) {
+        return false;
+    }
     let start = crate::syntax::line_start_within(b, at, PROSE_REACH);
     let head = b[start..at].trim_ascii_start();
     if !(head.starts_with(b"echo ") || head.starts_with(b"printf ")) {
