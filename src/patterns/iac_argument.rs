@@ -37,6 +37,11 @@ pub struct IacArgument {
     /// key holding one is theirs.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_under: Vec<String>,
+    /// With `when` in a file of no `blocks`: a key written under another key counts only under
+    /// this one (the runner chart's `runners:`; `tags:` of a CI job printed by the same script is
+    /// not the chart's). A key at the top level counts as well.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub within: Option<String>,
 }
 
 const KEY: &str = "an argument is letters, digits, `_` and `-`, e.g. `registration_token`";
@@ -44,8 +49,9 @@ const KEY: &str = "an argument is letters, digits, `_` and `-`, e.g. `registrati
 impl PatternKind for IacArgument {
     const NAME: &'static str = "iac_argument";
     const REQUIRED: &'static [&'static str] = &["argument"];
-    const OPTIONAL: &'static [&'static str] = &["blocks", "context", "when", "parents", "not_under"];
-    const MATCHES: &'static str = "an argument (`name:`, `name =`, `name =>`) of a named block (an Ansible module task, a Terraform resource), or of a file naming a `context`, optionally only `when` another argument is in the same block; with `parents`, a key under one of those keys (`gitlab_runner:` above it, `['gitlab_runner']['name']`, `gitlab_runner.name`), in a file naming a `context` if given, and under no key naming one of `not_under`";
+    const OPTIONAL: &'static [&'static str] =
+        &["blocks", "context", "when", "parents", "not_under", "within"];
+    const MATCHES: &'static str = "an argument (`name:`, `name =`, `name =>`) of a named block (an Ansible module task, a Terraform resource), or of a file naming a `context`, optionally only `when` another argument is in the same block; with `parents`, a key under one of those keys (`gitlab_runner:` above it, `['gitlab_runner']['name']`, `gitlab_runner.name`), in a file naming a `context` if given, and under no key naming one of `not_under`; with `within`, a key written under another key only under that one";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let argument = f.text("argument")?;
@@ -62,6 +68,10 @@ impl PatternKind for IacArgument {
         let parents = f.check.strings(&parents, "parent key");
         let not_under = f.list("not_under")?;
         let not_under = f.check.strings(&not_under, "key word")?;
+        let within = match f.opt_text("within")? {
+            None => None,
+            Some(w) => Some(f.check.ident(&w, "key", &['-'], KEY)?),
+        };
         let (blocks, context, parents) = (blocks?, context?, parents?);
         // Parent keys alone place the argument; else blocks or a context, one of the two.
         let by_parents = !parents.is_empty() && blocks.is_empty();
@@ -84,6 +94,7 @@ impl PatternKind for IacArgument {
             when,
             parents,
             not_under,
+            within,
         })
     }
 
@@ -155,7 +166,18 @@ impl PatternKind for IacArgument {
         }
         let text = ctx.src.text;
         let keep = |at: &usize| !ctx.src.in_comment(*at);
-        let hits: Vec<usize> = key_offsets(text, &self.argument).filter(keep).collect();
+        // With `within`, a key under another key only under that one (top-level keys stay).
+        let placed = |at: &usize| {
+            self.within.as_deref().is_none_or(|w| {
+                ancestors(text, *at, 1)
+                    .first()
+                    .is_none_or(|(k, _)| k.trim_matches(['"', '\'']) == w)
+            })
+        };
+        let hits: Vec<usize> = key_offsets(text, &self.argument)
+            .filter(keep)
+            .filter(placed)
+            .collect();
         let whens: Vec<usize> = match &self.when {
             Some(w) => key_offsets(text, w).filter(keep).collect(),
             None => Vec::new(),

@@ -397,6 +397,7 @@ pub fn word_hits(word: &str, ctx: &FileCtx, bytes: WordBytes) -> Vec<Hit> {
                 || (code && crate::syntax::test_names::in_test_name(text, at))
                 || (script && in_prose_string(text, at, at + word.len()))
                 || (script && in_usage_string(text, at))
+                || (kind == FileKind::Shell && in_terminal_message(text, at))
                 || (yaml && crate::syntax::yaml::in_message(text, at)))
         })
         .map(|at| Hit::new(at, at + word.len(), word))
@@ -456,6 +457,35 @@ fn in_usage_string(b: &[u8], at: usize) -> bool {
             && line[i + 1..i + 6].eq_ignore_ascii_case(b"usage")
             && !line[i + 1..].contains(&c)
     })
+}
+
+/// Is the word at `at` written as itself (not expanded) in what a shell `echo` or `printf` prints
+/// to the terminal (`echo "   runnerRegistrationToken: \"TOKEN\""`, `echo "set REGISTRATION_TOKEN"`)?
+/// The statement starts the word's line, and nothing on the line sends its output elsewhere or
+/// runs a command (`>`, `>>`, a pipe, `` ` ``, `$(`, a continuation): a message for the person
+/// running the script names the item, it does not use it. Reads at most [`PROSE_REACH`] bytes
+/// either side of the word (a longer line is no message).
+fn in_terminal_message(b: &[u8], at: usize) -> bool {
+    // An expansion (`echo $CI_JOB_JWT`) prints the value: a use, not a name.
+    if at > 0 && (b[at - 1] == b'$' || (at > 1 && b[at - 1] == b'{' && b[at - 2] == b'$')) {
+        return false;
+    }
+    let start = crate::syntax::line_start_within(b, at, PROSE_REACH);
+    let head = b[start..at].trim_ascii_start();
+    if !(head.starts_with(b"echo ") || head.starts_with(b"printf ")) {
+        return false;
+    }
+    let hi = (at + PROSE_REACH).min(b.len());
+    let Some(end) = memchr::memchr(b'\n', &b[at..hi])
+        .map(|k| at + k)
+        .or((hi == b.len()).then_some(hi))
+    else {
+        return false;
+    };
+    let line = &b[start..end];
+    !line.iter().any(|&c| matches!(c, b'>' | b'|' | b'`'))
+        && !line.windows(2).any(|w| w == b"$(")
+        && !line.trim_ascii_end().ends_with(b"\\")
 }
 
 /// How far around a word the string literal that holds it is looked for.

@@ -1863,6 +1863,11 @@ fn read_word(
                 {
                     break;
                 }
+                // A continuation glued to the word (`…/docker.sock\` at its line's end): the
+                // word ends here and the command goes on below ([`skip_blanks`] passes it).
+                if c == b'\\' && line_break_at(b, i + 1) {
+                    break;
+                }
                 let escaped = c == b'\\' && i + 1 < b.len() && b[i + 1] != b'\n';
                 if escaped && host_escape(i) {
                     if as_written {
