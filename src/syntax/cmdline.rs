@@ -1858,14 +1858,13 @@ fn read_word(
                     i = close;
                     continue;
                 }
+                // A blank or an operator ends the word; so does a continuation glued to it
+                // (`…/docker.sock\` at its line's end):
+                // the command goes on below ([`skip_blanks`] passes it).
                 if matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b';' | b'|' | b'&' | b')')
                     || Some(c) == enclosing
+                    || (c == b'\\' && line_break_at(b, i + 1))
                 {
-                    break;
-                }
-                // A continuation glued to the word (`…/docker.sock\` at its line's end): the
-                // word ends here and the command goes on below ([`skip_blanks`] passes it).
-                if c == b'\\' && line_break_at(b, i + 1) {
                     break;
                 }
                 let escaped = c == b'\\' && i + 1 < b.len() && b[i + 1] != b'\n';

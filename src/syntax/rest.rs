@@ -707,6 +707,29 @@ fn callee_of(text: &str, at: usize) -> Option<&str> {
     (start < open).then(|| &text[start..open])
 }
 
+/// Is the path at `start` handed to a request by code of a file that names the platform? A
+/// relative path specific to the API (`projects/${p}/merge_requests/${iid}/changes`) handed to a
+/// helper whose name says it requests (`this.callGitLabApi(…)`) or kept in a variable named for
+/// a URL (`url = 'runners/reset_…'`); a path appended to a base (`baseURL + "/runners"`,
+/// `f"{base}/runners"`) by a call that shows its method (`Post(url)` a few lines on); a path
+/// handed to a request helper named for its verb (`post_wrapper(endpoint='/runners', …)`).
+fn handed_in_own_code(
+    win: &str,
+    start: usize,
+    url: &Url<'_>,
+    shows_method: bool,
+    relative: bool,
+    specific: bool,
+) -> bool {
+    if relative {
+        return specific
+            && (callee_through_generics(win, start).is_some_and(names_a_request)
+                || assigned_variable(context(win, start, 0)).is_some_and(names_a_url));
+    }
+    let appended = url.based || (url.bare && base_name_before(win.as_bytes(), start).is_some());
+    (appended && shows_method) || callee_of(win, start).and_then(verb_named).is_some()
+}
+
 /// The name of the function or method whose call holds `at` as an argument, also when type
 /// arguments stand between the name and its `(` (`callGitLabApi<any>(`).
 fn callee_through_generics(text: &str, at: usize) -> Option<&str> {
@@ -1406,33 +1429,13 @@ pub fn calls<'a>(
             let (stmt, method) = statement(win, start, kind, hcl);
             // A path with a leading `/` counts only when the call that takes it is the builder.
             let handed = if relative {
-                // A specific path in a file that names the platform is its API's, whatever
-                // helper of the file's own takes it (`this.callGitLabApi(`projects/${p}/…`)`),
-                // or kept in a variable named for a URL (`url = 'runners/reset_…'`).
                 hands_to_request_builder(stmt)
                     || (method.is_some() && (specific || (lone_form && *names_platform)))
-                    || (specific
-                        && code_like
-                        && *names_platform
-                        && (callee_through_generics(win, start).is_some_and(names_a_request)
-                            || assigned_variable(context(win, start, 0)).is_some_and(names_a_url)))
             } else {
-                // A request helper of a file that names the platform, named for its verb
-                // (`post_wrapper(endpoint='/runners', …)`), is handed the API's paths.
-                // So is a path appended to a base (`baseURL + "/runners"`, `f"{base}/runners"`)
-                // in such a file, by
-                // a call that shows its method (`Post(url)` a few lines on).
-                shows_api
-                    || handed_to_builder(win, start)
-                    || (code_like
-                        && (url.based
-                            || (url.bare && base_name_before(win.as_bytes(), start).is_some()))
-                        && method.is_some()
-                        && *names_platform)
-                    || (code_like
-                        && callee_of(win, start).and_then(verb_named).is_some()
-                        && *names_platform)
-            };
+                shows_api || handed_to_builder(win, start)
+            } || (code_like
+                && *names_platform
+                && handed_in_own_code(win, start, url, method.is_some(), relative, specific));
             if !handed {
                 return false;
             }
