@@ -922,6 +922,14 @@ fn reach(b: &[u8], end: usize, extent: Extent) -> Option<usize> {
             return Some(n);
         }
         i = n + 1;
+        // Template directives alone on the lines after a continuation (`{% if tags -%}`) are
+        // rendered away: the command goes on below them.
+        while let Some(len) = directive_line(&b[i..]) {
+            if i + len >= b.len() {
+                return Some(b.len());
+            }
+            i += len + 1;
+        }
     }
 }
 
@@ -1774,7 +1782,14 @@ fn skip_blanks(b: &[u8], mut i: usize, folded: Option<usize>) -> usize {
             Some(b'\n') if folded.is_some() && directive_line(&b[i + 1..]).is_some() => {
                 i += 1 + directive_line(&b[i + 1..]).unwrap_or(0);
             }
-            Some(b'\\' | b'`' | b'^') if matches!(b.get(i + 1), Some(b'\n')) => i += 2,
+            // A continuation, and the template directives alone on the lines below it (`{% if
+            // tags -%}` of a Jinja script template): rendered away, the command goes on.
+            Some(b'\\' | b'`' | b'^') if matches!(b.get(i + 1), Some(b'\n')) => {
+                i += 2;
+                while let Some(len) = directive_line(&b[i..]) {
+                    i = (i + len + 1).min(b.len());
+                }
+            }
             Some(b'\\') if b.get(i + 1) == Some(&b'\\') && line_break_at(b, i + 2) => {
                 i += if b[i + 2] == b'\r' { 4 } else { 3 }
             }
