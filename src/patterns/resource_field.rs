@@ -524,7 +524,7 @@ impl ResourceField {
         let dot = if b[at - 1] == b'.' {
             // A getter is called (`mr.getMergeStatus()`); a member is read.
             let call = text[end..].starts_with("()");
-            (call == text[at..end].starts_with("get")).then_some(at - 1)
+            (call == text[at..end].starts_with("get")).then_some(at.saturating_sub(1))
         } else if snake && text[..at].ends_with("->") && !text[end..].starts_with('(') {
             // A PHP member read of a decoded response: `$mr->merge_status`.
             Some(at - 2)

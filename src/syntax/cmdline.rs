@@ -716,7 +716,7 @@ fn expression_start(b: &[u8], end: usize) -> Option<usize> {
         }
         b')' => {
             let k = open(b'(', b')')?;
-            (k > 0 && b[k - 1] == b'$').then_some(k - 1)
+            (k > 0 && b[k - 1] == b'$').then_some(k.saturating_sub(1))
         }
         c if super::is_ident_byte(c) => {
             let n = within
@@ -725,7 +725,7 @@ fn expression_start(b: &[u8], end: usize) -> Option<usize> {
                 .take_while(|&&x| super::is_ident_byte(x))
                 .count();
             let s = end - n;
-            (s > 0 && b[s - 1] == b'$').then_some(s - 1)
+            (s > 0 && b[s - 1] == b'$').then_some(s.saturating_sub(1))
         }
         _ => None,
     }
