@@ -271,23 +271,9 @@ const TOLD_LINES: usize = 5;
 fn told_through_variable(text: &str, at: usize, values: &[String]) -> bool {
     let b = text.as_bytes();
     let start = crate::syntax::line_start_within(b, at, ON_LINE_REACH);
-    let lead = text[start..at].trim_start();
-    let lead = ["const ", "let ", "var ", "my "]
-        .iter()
-        .find_map(|k| lead.strip_prefix(k))
-        .unwrap_or(lead)
-        .trim_start_matches('$');
-    let n = lead
-        .bytes()
-        .take_while(|&c| c.is_ascii_alphanumeric() || c == b'_')
-        .count();
-    let after = lead[n..].trim_start();
-    let assigns = (after.starts_with('=') && !after.starts_with("=="))
-        || after.starts_with(":=");
-    if n == 0 || !assigns {
+    let Some(var) = rest::assigned_variable(&text[start..at]) else {
         return false;
-    }
-    let var = &lead[..n];
+    };
     let mut pos = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
     for _ in 0..TOLD_LINES {
         if pos >= b.len() {

@@ -905,17 +905,8 @@ fn chain_end(text: &str, end: usize) -> usize {
             break;
         }
         let open = b.len() - next.len() + name;
-        let mut depth = 0usize;
-        let close = (open..(open + WINDOW).min(b.len())).find(|&i| {
-            match b[i] {
-                b'(' => depth += 1,
-                b')' => depth -= 1,
-                _ => {}
-            }
-            depth == 0
-        });
-        match close {
-            Some(c) => e = c + 1,
+        match balanced_end(text, open, (open + WINDOW).min(b.len())) {
+            Some(close) => e = close,
             None => break,
         }
     }
@@ -1050,7 +1041,7 @@ fn assigned_then_called<'t>(
 }
 
 /// The variable a line assigns (`url := …`, `url = …`, `const url = …`), if it does.
-fn assigned_variable(line: &str) -> Option<&str> {
+pub fn assigned_variable(line: &str) -> Option<&str> {
     let t = line.trim_start();
     let t = ["const ", "let ", "var ", "val ", "my "]
         .iter()
