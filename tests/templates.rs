@@ -236,3 +236,56 @@ fn the_install_step_installs_a_matching_binary_and_refuses_a_tampered_one() {
         "nothing is installed"
     );
 }
+
+/// The install step as a shell runner runs it (the job's `before_script` block under `sh -e`, and
+/// under bash, GitLab's default shell): it installs the binary, passes the script's failure on to
+/// the job, and writes nothing into the temporary directory that every job on the machine shares.
+#[test]
+fn the_components_install_step_runs_in_the_job_and_leaves_no_file_in_shared_tmp() {
+    let exe = Path::new(env!("CARGO_BIN_EXE_uplint"));
+    for name in COMPONENTS {
+        let (_, jobs, _) = component(name);
+        let block = jobs[".uplint-install"]["before_script"][0]
+            .as_str()
+            .expect("a before_script block")
+            .to_string();
+        for shell in ["sh", "bash"] {
+            let tmp = tempfile::tempdir().expect("tempdir");
+            let (project, shared) = (tmp.path().join("project"), tmp.path().join("tmp"));
+            std::fs::create_dir_all(&project).expect("dir");
+            std::fs::create_dir_all(&shared).expect("dir");
+            let run = |binary: &str, path: &Path| {
+                Command::new(shell)
+                    .args(["-e", "-c", &block])
+                    .current_dir(&project)
+                    .env("TMPDIR", &shared)
+                    .env("UPLINT_BINARY", binary)
+                    .env("UPLINT_PATH", path)
+                    .env("UPLINT_VERSION", package_version())
+                    .output()
+                    .expect("the shell runs")
+            };
+            let out = run("path", exe);
+            assert!(
+                out.status.success(),
+                "{name} under {shell}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert_eq!(
+                std::fs::read(project.join(".uplint/bin/uplint")).expect("installed"),
+                std::fs::read(exe).expect("the uplint binary"),
+                "{name} under {shell}"
+            );
+            let out = run("path", &tmp.path().join("no-such-binary"));
+            assert!(
+                !out.status.success(),
+                "{name} under {shell}: a failed install fails the job"
+            );
+            let left: Vec<_> = std::fs::read_dir(&shared).expect("read tmp").collect();
+            assert!(
+                left.is_empty(),
+                "{name} under {shell} left {left:?} in TMPDIR"
+            );
+        }
+    }
+}
