@@ -124,6 +124,7 @@ impl Plan {
             for _ in 0..self.threads {
                 let (queue, visitor) = (&queue, &visitor);
                 scope.spawn(move || {
+                    let _abort = AbortOnPanic(queue);
                     let mut v = visitor();
                     let mut entries = Entries::default();
                     let mut paths = Paths::default();
@@ -348,6 +349,22 @@ struct QueueState {
     jobs: Vec<Job>,
     reading: usize,
     waiting: usize,
+    /// A thread panicked: the directory it was reading will never be done, so the others stop
+    /// instead of waiting for it (the scope then passes the panic on).
+    aborted: bool,
+}
+
+/// Held by each walking thread: if the thread unwinds, the walk is aborted and every waiting
+/// thread woken.
+struct AbortOnPanic<'q>(&'q Queue);
+
+impl Drop for AbortOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.lock().aborted = true;
+            self.0.ready.notify_all();
+        }
+    }
 }
 
 impl Queue {
@@ -355,10 +372,13 @@ impl Queue {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The next directory to read; `None` when the walk is done.
+    /// The next directory to read; `None` when the walk is done or was aborted.
     fn next(&self) -> Option<Job> {
         let mut state = self.lock();
         loop {
+            if state.aborted {
+                return None;
+            }
             if let Some(job) = state.jobs.pop() {
                 state.reading += 1;
                 return Some(job);
@@ -453,5 +473,50 @@ impl Entries {
         self.at
             .iter()
             .map(|&(s, e, kind)| (&self.buffer[s..e], kind))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    /// Panics on the file named `boom`: a walking thread that unwinds in the middle of a
+    /// directory, while the other waits for the directories it would have found.
+    struct Boom;
+
+    impl Visit for Boom {
+        fn file(&mut self, path: &Path, _dir: &Arc<OwnedFd>) {
+            assert!(path.file_name() != Some(OsStr::new("boom")), "boom");
+        }
+        fn special(&mut self, _path: &Path) {}
+        fn error(&mut self, _err: ignore::Error) {}
+    }
+
+    #[test]
+    fn a_panicking_thread_ends_the_walk_instead_of_leaving_the_others_waiting() {
+        let tree = tempfile::tempdir().expect("tempdir");
+        for d in 0..20 {
+            let dir = tree.path().join(format!("d{d}/e"));
+            std::fs::create_dir_all(&dir).expect("dir");
+            std::fs::write(dir.join("f.yml"), "a: 1\n").expect("file");
+        }
+        std::fs::write(tree.path().join("d7/boom"), "").expect("file");
+        let root = tree.path().to_path_buf();
+        let overrides = ignore::overrides::OverrideBuilder::new(&root)
+            .build()
+            .expect("no overrides");
+        let plan = Plan::new(&[root], overrides, 2, false, false).expect("uplint's own walk");
+        let (sent, got) = mpsc::channel();
+        std::thread::spawn(move || {
+            let walked = std::panic::catch_unwind(|| plan.walk(|| Boom));
+            sent.send(walked.is_err()).expect("the test waits");
+        });
+        // Not a measure of speed: without the abort the walk never returns.
+        let panicked = got
+            .recv_timeout(Duration::from_secs(120))
+            .expect("the walk ends");
+        assert!(panicked, "the thread's panic is passed on");
     }
 }

@@ -5,6 +5,7 @@
 #[cfg(target_os = "linux")]
 mod directory_walk;
 mod endpoint_contract;
+mod file_guard;
 pub mod finding;
 #[cfg(unix)]
 mod ignore_files;

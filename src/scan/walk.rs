@@ -800,7 +800,18 @@ impl Worker<'_> {
                 .map(|p| crate::syntax::ci_jobs::ProjectJobs::Whole(&p.jobs)),
         };
         let before = self.files.findings.len();
-        scanner.scan_into(&mut self.scratch, &file, &mut self.files);
+        let scratch = &mut self.scratch;
+        let scanned = super::file_guard::scan_guarded(&mut self.files, |files| {
+            scanner.scan_into(scratch, &file, files);
+        });
+        if let Err(message) = scanned {
+            self.scratch = Scratch::default();
+            out.errors.push(FileError {
+                path: shown.to_string(),
+                message,
+            });
+            return;
+        }
         // The file the findings are in is the one just read (one allocation per file with
         // findings), whatever its shown path.
         if self.files.findings.len() > before {
