@@ -37,10 +37,12 @@ impl PatternKind for ResourceField {
     }
 
     /// The name as written, and a name of several words as code in other cases writes it:
-    /// `MergeStatus` (a Go or C# member, gitlab4j's `getMergeStatus()`) and `mergeStatus`.
+    /// `MergeStatus` (a Go or C# member, gitlab4j's `getMergeStatus()`), `mergeStatus` and
+    /// `Merge_Status` (a C# client's entity that keeps the API's names, capitalized).
     fn anchors(&self) -> Vec<String> {
         let mut v = vec![self.name.clone()];
         v.extend(cased_forms(&self.name).into_iter().flatten());
+        v.extend(title_snake(&self.name));
         v
     }
 
@@ -96,6 +98,11 @@ impl PatternKind for ResourceField {
         let mut out = Vec::new();
         // Each type's answer once: a type of many fields is not searched for once per field.
         let mut payload_types = super::Answers::default();
+        // Asked once, and only where a field is named by an annotation.
+        let annotated_resource = std::cell::LazyCell::new(|| {
+            !crate::syntax::graphql_docs::contains_ignore_case(ctx.src.path.as_bytes(), b"webhook")
+                && annotated_keys_say(text, self.resource)
+        });
         for at in ctx.word_offsets(&self.name, WordBytes::Ident) {
             let end = at + self.name.len();
             if at == 0 || ctx.src.in_comment(at) {
@@ -135,6 +142,14 @@ impl PatternKind for ResourceField {
                     // val source_branch: String, …, val merge_status: String,`).
                     || (kotlin_property(text, at, end)
                         && self.constructor_is_resource(ctx, at, &mut payload_types))
+                    // A field named by a serialization annotation in a file whose annotated keys
+                    // are the resource's (`@JsonProperty("iid")`, `"source_branch"`,
+                    // `"target_branch"` …) and none of an event's: a model of the response
+                    // whatever its class is called (`ForgePullRequest`), in a file that may never
+                    // name the platform (an Android client's `MrListItem`).
+                    || (serialized_name(text, at, end)
+                        && declared.is_none_or(|t| !names_event(t))
+                        && *annotated_resource)
             };
             if ok {
                 out.push(Hit::new(at, end, self.name.clone()));
@@ -461,7 +476,7 @@ impl ResourceField {
         // (`mr.mergedBy`) is the platform's only where gitbeaker camelizes the responses, else
         // it is a member of the app's own model (one built from a GraphQL `mergeUser`).
         let camel = camel.filter(|_| !script_path(ctx.src.path) || camelized(ctx));
-        let forms = [Some(self.name.clone()), pascal, camel, getter];
+        let forms = [Some(self.name.clone()), pascal, camel, getter, title_snake(&self.name)];
         // The places already found (a line may hold thousands: not searched each time).
         let mut found: std::collections::HashSet<usize> = out.iter().map(|h| h.start).collect();
         for form in forms.iter().flatten() {
@@ -668,6 +683,23 @@ fn cased_forms(name: &str) -> [Option<String>; 2] {
     let mut camel = pascal.clone();
     camel[..1].make_ascii_lowercase();
     [Some(pascal), Some(camel)]
+}
+
+/// A name of several words with each word capitalized and the underscores kept
+/// (`Merge_Status`, `Merged_By`): how a C# client's entity classes name the API's members
+/// (GitLabSharp). None for a name of one word (its capitalized form is [`cased_forms`]' own).
+fn title_snake(name: &str) -> Option<String> {
+    name.contains('_').then(|| {
+        name.split('_')
+            .map(|w| {
+                let mut c = w.chars();
+                c.next()
+                    .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                    .unwrap_or_default()
+            })
+            .collect::<Vec<_>>()
+            .join("_")
+    })
 }
 
 fn floor(text: &str, mut i: usize) -> usize {
@@ -939,6 +971,28 @@ fn serialized_name(text: &str, at: usize, end: usize) -> bool {
     let lead = lead.strip_suffix("name =").unwrap_or(lead).trim_end();
     SERIALIZATION_ANNOTATIONS.iter().any(|a| lead.ends_with(a))
         && lead.trim_start().starts_with(['@', '['])
+}
+
+/// Do the keys that the file's serialization annotations name (`@JsonProperty("iid")`,
+/// `@SerializedName(name = "source_branch")`) say the resource, and none of them an event's own
+/// (a webhook's `object_attributes` has the merge request's keys and `action`, `url`,
+/// `last_commit`)?
+fn annotated_keys_say(text: &str, resource: Resource) -> bool {
+    let mut keys: Vec<&str> = Vec::new();
+    for a in SERIALIZATION_ANNOTATIONS {
+        for (i, _) in text.match_indices(a) {
+            let rest = text[i + a.len()..].trim_start();
+            let rest = rest.strip_prefix("name =").map_or(rest, str::trim_start);
+            let Some(quoted) = rest.strip_prefix('"') else {
+                continue;
+            };
+            if let Some(end) = quoted.find('"') {
+                keys.push(&quoted[..end]);
+            }
+        }
+    }
+    const EVENT_KEYS: [&str; 5] = ["object_kind", "object_attributes", "action", "url", "last_commit"];
+    resource.keys_say(&keys) && !keys.iter().any(|k| EVENT_KEYS.contains(k))
 }
 
 /// The annotations that give a member its API name ([`serialized_name`]).

@@ -109,6 +109,9 @@ pub fn names_event(name: &str) -> bool {
         "Payload",
         "ObjectAttributes",
         "objectAttributes",
+        // A type named for the webhook's `object_attributes` of one event
+        // (`MergeRequestAttributes`, `IGitlabMergeRequestAttributes`).
+        "Attributes",
     ]
     .iter()
     .any(|w| name.contains(w))
