@@ -608,7 +608,6 @@ fn config_class(lower: &str, dirs: Dirs, ext: &str) -> Option<Class> {
     None
 }
 
-/// Shell scripts, Dockerfiles, Makefiles, systemd units, Terraform and other command lines.
 /// A shell's startup file (`.bashrc`, `.bash_aliases`, `.zshrc`, `.profile`, …), also without
 /// its dot as dotfiles repositories keep them (`bashrc`, `zshrc`): aliases and functions that
 /// run commands, with neither an extension nor a `#!` line to tell them by.
@@ -632,6 +631,7 @@ fn is_shell_startup(lower: &str) -> bool {
     )
 }
 
+/// Shell scripts, Dockerfiles, Makefiles, systemd units, Terraform and other command lines.
 fn command_class(lower: &str, ext: &str) -> Option<Class> {
     use CommentStyle::{Hash, HashAndSlash, Semicolon};
     // Command lines.
