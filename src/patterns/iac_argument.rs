@@ -420,9 +420,19 @@ fn opening_key(text: &str, line_start: usize, open: usize) -> Option<(&str, usiz
     let mut head = head.strip_suffix('{').map_or(head, str::trim_end);
     // The variables of a Terraform template (`templatefile("user_data.sh", {` and its keys
     // below): the map is named by the function that renders it.
+    let name = &TEMPLATE_FUNCTION[..TEMPLATE_FUNCTION.len() - 1];
     if let Some(f) = head.strip_suffix(',').and_then(|h| h.rfind(TEMPLATE_FUNCTION)) {
-        let name = &TEMPLATE_FUNCTION[..TEMPLATE_FUNCTION.len() - 1];
         return Some((name, line_start + f));
+    }
+    // A Terraform data source's block (`data "template_file" "runner" {`, which renders a
+    // template with its `vars = { … }`): named by its type.
+    let lead = head.trim_start();
+    if let Some(rest) = lead.strip_prefix("data ") {
+        let label = rest.trim_start();
+        let kind = label.strip_prefix('"').and_then(|l| l.split_once('"'));
+        if let Some((kind, _)) = kind.filter(|(k, _)| !k.is_empty() && k.bytes().all(is_name_byte)) {
+            return Some((kind, line_start + (head.len() - label.len()) + 1));
+        }
     }
     for sep in ["=>", ":", "="] {
         if let Some(h) = head.strip_suffix(sep) {

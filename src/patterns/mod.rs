@@ -18,7 +18,7 @@ pub mod seen_in;
 
 use serde::Serialize;
 
-use crate::syntax::{FileCtx, FileKind, WordBytes};
+use crate::syntax::{FileCtx, FileKind, WordBytes, is_ident_byte};
 use check::{Check, Fields};
 use distinctive::Distinctive;
 use raw::RawPattern;
@@ -390,6 +390,8 @@ pub fn word_hits(word: &str, ctx: &FileCtx, bytes: WordBytes) -> Vec<Hit> {
     let code = kind == FileKind::Code;
     let script = code || kind == FileKind::Shell;
     let yaml = kind == FileKind::Yaml;
+    // Where the script first sets the word as its own variable: looked for once, if asked.
+    let set_at = std::cell::LazyCell::new(|| first_assignment(text, word.as_bytes()));
     ctx.word_offsets(word, bytes)
         .filter(|&at| {
             !(ctx.src.in_comment(at)
@@ -397,7 +399,7 @@ pub fn word_hits(word: &str, ctx: &FileCtx, bytes: WordBytes) -> Vec<Hit> {
                 || (code && crate::syntax::test_names::in_test_name(text, at))
                 || (script && in_prose_string(text, at, at + word.len()))
                 || (script && in_usage_string(text, at))
-                || (kind == FileKind::Shell && in_terminal_message(text, at))
+                || (kind == FileKind::Shell && in_terminal_message(text, at, &|| *set_at))
                 || (yaml && crate::syntax::yaml::in_message(text, at)))
         })
         .map(|at| Hit::new(at, at + word.len(), word))
@@ -465,9 +467,15 @@ fn in_usage_string(b: &[u8], at: usize) -> bool {
 /// runs a command (`>`, `>>`, a pipe, `` ` ``, `$(`, a continuation): a message for the person
 /// running the script names the item, it does not use it. Reads at most [`PROSE_REACH`] bytes
 /// either side of the word (a longer line is no message).
-fn in_terminal_message(b: &[u8], at: usize) -> bool {
-    // An expansion (`echo $CI_JOB_JWT`) prints the value: a use, not a name.
-    if at > 0 && (b[at - 1] == b'$' || (at > 1 && b[at - 1] == b'{' && b[at - 2] == b'$')) {
+/// `set_at`: where the script first sets the word as its own variable ([`first_assignment`]).
+fn in_terminal_message(b: &[u8], at: usize, set_at: &dyn Fn() -> Option<usize>) -> bool {
+    // An expansion (`echo $CI_JOB_JWT`) prints the value: a use, not a name; unless the script
+    // set the variable itself above (`REGISTRATION_TOKEN=$(…)`, then `echo "token:
+    // $REGISTRATION_TOKEN"`): then it prints the script's own value, used where it is handed on.
+    if at > 0
+        && (b[at - 1] == b'$' || (at > 1 && b[at - 1] == b'{' && b[at - 2] == b'$'))
+        && set_at().is_none_or(|s| s > at)
+    {
         return false;
     }
     let start = crate::syntax::line_start_within(b, at, PROSE_REACH);
@@ -486,6 +494,33 @@ fn in_terminal_message(b: &[u8], at: usize) -> bool {
     !line.iter().any(|&c| matches!(c, b'>' | b'|' | b'`'))
         && !line.windows(2).any(|w| w == b"$(")
         && !line.trim_ascii_end().ends_with(b"\\")
+}
+
+/// Where a line first sets the shell variable `name` (`NAME=…`, `export NAME=…`, `local NAME=…`,
+/// `readonly NAME=…`, at the start of the line). Read once a word and file (a line of thousands
+/// of `$NAME` asks for each).
+fn first_assignment(b: &[u8], name: &[u8]) -> Option<usize> {
+    let assignment = memchr::memmem::Finder::new(name);
+    let mut from = 0;
+    while let Some(k) = assignment.find(&b[from..]) {
+        let i = from + k;
+        from = i + name.len().max(1);
+        if b.get(i + name.len()) != Some(&b'=') || (i > 0 && is_ident_byte(b[i - 1])) {
+            continue;
+        }
+        // The line's start, looked for within a bound (a long line is no assignment's).
+        let start = crate::syntax::line_start_within(b, i, 64);
+        if start > 0 && b[start - 1] != b'\n' {
+            continue;
+        }
+        let head = b[start..i].trim_ascii_start();
+        if head.is_empty()
+            || [&b"export "[..], b"local ", b"readonly ", b"declare "].contains(&head)
+        {
+            return Some(i);
+        }
+    }
+    None
 }
 
 /// How far around a word the string literal that holds it is looked for.

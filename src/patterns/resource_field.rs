@@ -409,6 +409,18 @@ fn names_other_platform(ev: &Evidence, t: &str) -> bool {
     })
 }
 
+/// Whose object does the innermost block around `at` named for one platform say it is: the
+/// nearest of the lines that open the blocks holding `at` ([`outer_lines`]: a function, a class,
+/// a branch) that names this platform and not another (`true`: `def get_pr_detail_gitlab(pr):`,
+/// `func (c *gitlabClient) MR(…) {`, `elif forge == "gitlab":`) or another and not this one
+/// (`false`). `None`: no block around it names one platform.
+fn block_named_for(ev: &Evidence, text: &str, at: usize) -> Option<bool> {
+    outer_lines(text, at).find_map(|line| {
+        let (mine, other) = (mentions_platform(ev, line), names_other_platform(ev, line));
+        (mine != other).then_some(mine)
+    })
+}
+
 /// Is the object literal at `at` built from another platform's data: the code around it
 /// ([`REGION`]) names another platform and not this one (a dashboard mapping GitHub's pull
 /// requests into the merge request's shape: `merged_by: null`)?
@@ -484,7 +496,9 @@ impl ResourceField {
                 let end = at + form.len();
                 if at == 0
                     || found.contains(&at)
-                    || !self.in_role(text, at, end, form == &self.name, webhook_path)
+                    || !self.in_role(text, (at, end), form == &self.name, webhook_path, &|| {
+                        block_named_for(ev, text, at) == Some(true)
+                    })
                     || ctx.src.in_comment(at)
                     || ctx
                         .enclosing_type(at)
@@ -493,10 +507,20 @@ impl ResourceField {
                     continue;
                 }
                 if *other {
-                    let (a, b) = (at.saturating_sub(REGION), (end + REGION).min(text.len()));
-                    let (a, b) = (floor(text, a), floor(text, b));
-                    let near = &text[a..b];
-                    if !shows(near) || names_other(near) {
+                    // The block the field is in, named for one platform, says whose object it
+                    // is (`def get_pr_detail_gitlab(pr):`, `class GitHubProvider:`, `if forge
+                    // == "gitlab":`); else the code around it must show this one and not the
+                    // other.
+                    let mine = match block_named_for(ev, text, at) {
+                        Some(platform) => platform,
+                        None => {
+                            let (a, b) = (at.saturating_sub(REGION), (end + REGION).min(text.len()));
+                            let (a, b) = (floor(text, a), floor(text, b));
+                            let near = &text[a..b];
+                            shows(near) && !names_other(near)
+                        }
+                    };
+                    if !mine {
                         continue;
                     }
                 }
@@ -510,7 +534,16 @@ impl ResourceField {
     /// Is the word at `at..end` this resource's field: a key of a declaration named for the
     /// resource (`snake`: the name as the API writes it), or read from a variable named for it?
     /// With `webhook_path`, declarations are not (see [`Self::detect_with_evidence`]).
-    fn in_role(&self, text: &str, at: usize, end: usize, snake: bool, webhook_path: bool) -> bool {
+    /// `in_platform_block`: is `at` in a block named for the platform ([`block_named_for`])?
+    /// There a multi-forge tool's name for the object (`pull_request`, `pr`) is the platform's.
+    fn in_role(
+        &self,
+        text: &str,
+        (at, end): (usize, usize),
+        snake: bool,
+        webhook_path: bool,
+        in_platform_block: &dyn Fn() -> bool,
+    ) -> bool {
         let b = text.as_bytes();
         if snake
             && (go_tag(text, at, end)
@@ -568,6 +601,7 @@ impl ResourceField {
         // A dict of the API read inside the resource's own model
         // (`class MergeRequestInfo:` … `def from_dict(cls, data):` … `data.get("merge_status")`).
         self.resource.names_variable(r)
+            || (self.resource.names_variable_across_forges(r) && in_platform_block())
             || declared_type(text, r, at).is_some_and(|t| self.resource.names_type(t))
             || stream_element(text, r, at).is_some_and(|c| self.resource.names_variable(c))
             || (snake

@@ -608,6 +608,29 @@ fn config_class(lower: &str, dirs: Dirs, ext: &str) -> Option<Class> {
     None
 }
 
+/// A shell's startup file (`.bashrc`, `.bash_aliases`, `.zshrc`, `.profile`, …), also without
+/// its dot as dotfiles repositories keep them (`bashrc`, `zshrc`): aliases and functions that
+/// run commands, with neither an extension nor a `#!` line to tell them by.
+fn is_shell_startup(lower: &str) -> bool {
+    matches!(
+        lower.strip_prefix('.').unwrap_or(lower),
+        "bashrc"
+            | "bash_profile"
+            | "bash_login"
+            | "bash_logout"
+            | "bash_aliases"
+            | "bash_functions"
+            | "profile"
+            | "zshrc"
+            | "zprofile"
+            | "zshenv"
+            | "zlogin"
+            | "kshrc"
+            | "shrc"
+            | "aliases"
+    )
+}
+
 /// Shell scripts, Dockerfiles, Makefiles, systemd units, Terraform and other command lines.
 fn command_class(lower: &str, ext: &str) -> Option<Class> {
     use CommentStyle::{Hash, HashAndSlash, Semicolon};
@@ -631,6 +654,7 @@ fn command_class(lower: &str, ext: &str) -> Option<Class> {
         // An env file named for what it configures (`env.gitlab.runner`, sourced by an
         // image's init scripts); not a program (`env.py`, `env.ts`).
         || (lower.starts_with("env.") && code_class(lower, ext).is_none())
+        || is_shell_startup(lower)
     {
         return class(FileKind::Shell, Hash);
     }

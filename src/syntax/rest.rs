@@ -548,7 +548,14 @@ fn joined_by_operator(between: &str) -> bool {
     let t = between.trim();
     let starts = t.starts_with(['+', '.']) || t.starts_with("<>");
     let ends = t.ends_with(['+', '.']) || t.ends_with("<>");
-    starts && ends && t.len() <= 80 && !t.contains([';', ','])
+    // Over a line break, one expression goes on only where an operator stands at the break
+    // (`"/projects/" + id +` then `"/runners"`); a line that ends without one ends the
+    // expression (`log.Printf("token: " + t)` above `url := base + "/runners"`).
+    let continued = t.match_indices('\n').all(|(i, _)| {
+        let (before, after) = (t[..i].trim_end(), t[i + 1..].trim_start());
+        before.ends_with(['+', '.']) || after.starts_with(['+', '.']) || before.ends_with("<>")
+    });
+    starts && ends && continued && t.len() <= 80 && !t.contains([';', ','])
 }
 
 /// The fixed segments of a path template: not empty, not a parameter (`:id`, `*name`).
@@ -822,10 +829,14 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
                     return (&text[a..b], Some(m));
                 }
             }
-            // `url := fmt.Sprintf(...)` … `http.NewRequest(http.MethodPost, url, nil)`
+            // `url := fmt.Sprintf(...)` … `http.NewRequest(http.MethodPost, url, nil)`: the
+            // first use whose call shows a method (a log line that prints the URL before the
+            // request shows none), else the first use.
             if let Some(var) = assigned_variable(near) {
                 let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+                let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
                 let mut pos = line_end;
+                let mut first_use = None;
                 for _ in 0..8 {
                     if pos >= text.len() {
                         break;
@@ -838,11 +849,16 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
                     {
                         let use_at = pos + 1 + k;
                         let (a, b) = call_span(text, use_at).unwrap_or((pos + 1, next_end));
-                        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
                         let stmt = &text[start..chain_end(text, b).max(a)];
-                        return (stmt, method_of_call(text, a, b).or_else(|| method_in(near)));
+                        if let Some(m) = method_of_call(text, a, b) {
+                            return (stmt, Some(m));
+                        }
+                        first_use.get_or_insert(stmt);
                     }
                     pos = next_end;
+                }
+                if let Some(stmt) = first_use {
+                    return (stmt, method_in(near));
                 }
             }
             let stmt = span.unwrap_or_else(|| context(text, at, 1));

@@ -278,6 +278,24 @@ impl Resource {
         }
     }
 
+    /// Does a variable's name say it holds this kind of object under the name other systems
+    /// give it (a pull request: `pr`, `pull_request`)? Only where the code is known to handle the
+    /// platform's objects (a multi-forge tool's function for the platform).
+    pub fn names_variable_across_forges(self, name: &str) -> bool {
+        let words = ident_words(name);
+        let has = |w: &str| words.iter().any(|x| x == w);
+        match self {
+            Resource::MergeRequest => {
+                has("pr")
+                    || has("prs")
+                    || words
+                        .windows(2)
+                        .any(|p| p[0] == "pull" && (p[1] == "request" || p[1] == "requests"))
+            }
+            Resource::Runner | Resource::MergeRequestApprovals => false,
+        }
+    }
+
     /// A member read that only the platform's object of this kind has (`.iid`: the platform
     /// numbers merge requests within their project; other systems' pull requests have a
     /// `number`), as evidence of the platform in a file that neither imports a library nor names
