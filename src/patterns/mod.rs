@@ -399,7 +399,9 @@ pub fn word_hits(word: &str, ctx: &FileCtx, bytes: WordBytes) -> Vec<Hit> {
                 || (code && crate::syntax::test_names::in_test_name(text, at))
                 || (script && in_prose_string(text, at, at + word.len()))
                 || (script && in_usage_string(text, at))
-                || (kind == FileKind::Shell && in_terminal_message(text, at, &|| *set_at))
+                || (kind == FileKind::Shell
+                    && (in_terminal_message(text, at, &|| *set_at)
+                        || in_terminal_heredoc(text, at)))
                 || (yaml && crate::syntax::yaml::in_message(text, at)))
         })
         .map(|at| Hit::new(at, at + word.len(), word))
@@ -472,10 +474,7 @@ fn in_terminal_message(b: &[u8], at: usize, set_at: &dyn Fn() -> Option<usize>) 
     // An expansion (`echo $CI_JOB_JWT`) prints the value: a use, not a name; unless the script
     // set the variable itself above (`REGISTRATION_TOKEN=$(…)`, then `echo "token:
     // $REGISTRATION_TOKEN"`): then it prints the script's own value, used where it is handed on.
-    if at > 0
-        && (b[at - 1] == b'$' || (at > 1 && b[at - 1] == b'{' && b[at - 2] == b'$'))
-        && set_at().is_none_or(|s| s > at)
-    {
+    if expanded(b, at) && set_at().is_none_or(|s| s > at) {
         return false;
     }
     let start = crate::syntax::line_start_within(b, at, PROSE_REACH);
@@ -521,6 +520,92 @@ fn first_assignment(b: &[u8], name: &[u8]) -> Option<usize> {
         }
     }
     None
+}
+
+/// Is the word at `at` what a shell expansion reads (`$NAME`, `${NAME`, `${#NAME`, `${!NAME`)?
+fn expanded(b: &[u8], at: usize) -> bool {
+    let before = |k: usize| at.checked_sub(k).map(|i| b[i]);
+    match before(1) {
+        Some(b'$') => true,
+        Some(b'{') => before(2) == Some(b'$'),
+        Some(b'#' | b'!') => before(2) == Some(b'{') && before(3) == Some(b'$'),
+        _ => false,
+    }
+}
+
+/// How far back from a word the line that opens the heredoc holding it is looked for.
+const HEREDOC_REACH: usize = 4 * 1024;
+
+/// Is the word at `at` written as itself (not expanded) in the body of a heredoc that `cat` prints
+/// to the terminal: a script's help text (`cat <<EOF` … `Auto-detected via CI_JOB_JWT_V2` …
+/// `EOF`, also `cat <<-'USAGE'`, `cat >&2 <<EOF`)? The heredoc's line starts with `cat` and sends
+/// its output nowhere else (no `>` into a file, pipe or `$(`: a heredoc written into a file or fed
+/// to a command is data the script uses), and no line between it and the word closes it. Looks back at most
+/// [`HEREDOC_REACH`] bytes, and only for the words the prefilter found.
+fn in_terminal_heredoc(b: &[u8], at: usize) -> bool {
+    if expanded(b, at) {
+        return false;
+    }
+    let floor = at.saturating_sub(HEREDOC_REACH);
+    let word_line = crate::syntax::line_start_within(b, at, at - floor);
+    // The nearest line above the word that opens a heredoc (`<<`, not a here-string `<<<`).
+    let mut cur = word_line;
+    let (open_start, open_end, marker) = loop {
+        if cur <= floor || cur == 0 {
+            return false;
+        }
+        let end = cur - 1;
+        let start = crate::syntax::line_start_within(b, end, end - floor);
+        if start == floor && floor > 0 {
+            return false;
+        }
+        let line = &b[start..end];
+        let marker = line
+            .windows(2)
+            .enumerate()
+            .find(|&(i, w)| {
+                w == b"<<" && line.get(i + 2) != Some(&b'<') && (i == 0 || line[i - 1] != b'<')
+            })
+            .map(|(i, _)| i);
+        if let Some(m) = marker {
+            break (start, end, m);
+        }
+        cur = start;
+    };
+    let line = &b[open_start..open_end];
+    let head = line.trim_ascii_start();
+    if !(head.starts_with(b"cat ") || head.starts_with(b"cat<"))
+        || line.iter().any(|&c| c == b'|')
+        // `>&2` prints to the terminal all the same; any other `>` writes a file.
+        || line
+            .iter()
+            .enumerate()
+            .any(|(i, &c)| c == b'>' && line.get(i + 1) != Some(&b'&'))
+        || line.windows(2).any(|w| w == b"$(")
+    {
+        return false;
+    }
+    // The delimiter: `<<EOF`, `<<-EOF`, `<< 'EOF'`, `<<"EOF"`.
+    let rest = line[marker + 2..]
+        .strip_prefix(b"-")
+        .unwrap_or(&line[marker + 2..]);
+    let rest = rest.trim_ascii_start();
+    let rest = rest
+        .strip_prefix(b"'")
+        .or_else(|| rest.strip_prefix(b"\""))
+        .unwrap_or(rest);
+    let len = rest
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    if len == 0 {
+        return false;
+    }
+    let delimiter = &rest[..len];
+    // No line between the heredoc's line and the word's closes it.
+    !b[open_end + 1..word_line]
+        .split(|&c| c == b'\n')
+        .any(|l| l.trim_ascii() == delimiter)
 }
 
 /// How far around a word the string literal that holds it is looked for.
