@@ -575,7 +575,7 @@ fn in_terminal_heredoc(b: &[u8], at: usize) -> bool {
     let line = &b[open_start..open_end];
     let head = line.trim_ascii_start();
     if !(head.starts_with(b"cat ") || head.starts_with(b"cat<"))
-        || line.iter().any(|&c| c == b'|')
+        || line.contains(&b'|')
         // `>&2` prints to the terminal all the same; any other `>` writes a file.
         || line
             .iter()
