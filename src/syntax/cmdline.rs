@@ -596,6 +596,24 @@ fn stored_commands<'t>(text: &'t str, yaml: bool, out: &mut Vec<Command<'t>>) {
 }
 
 /// Where `program` is written as a command word (or a variable named after it), in order.
+/// The systems a program's release binaries are named for (`gitlab-runner-linux-amd64`).
+const RELEASE_SYSTEMS: [&[u8]; 4] = [b"-linux-", b"-darwin-", b"-windows-", b"-freebsd-"];
+
+/// The length of the system and architecture a release binary's name adds to its program's
+/// (`-linux-amd64` of `gitlab-runner-linux-amd64`, `-windows-386` before `.exe`), else 0.
+fn release_binary_suffix(rest: &[u8]) -> usize {
+    RELEASE_SYSTEMS
+        .iter()
+        .find(|s| rest.starts_with(s))
+        .map_or(0, |s| {
+            let arch = rest[s.len()..]
+                .iter()
+                .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                .count();
+            if arch == 0 { 0 } else { s.len() + arch }
+        })
+}
+
 fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
     let b = text.as_bytes();
     let mut written = Vec::new();
@@ -621,8 +639,11 @@ fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
                 end += 1;
             }
             end += 1;
-        } else if b[end..].starts_with(b".exe") {
-            end += 4;
+        } else {
+            end += release_binary_suffix(&b[end..]);
+            if b[end..].starts_with(b".exe") {
+                end += 4;
+            }
         }
         if b.get(end).is_some_and(|&c| is_word_byte(c)) {
             continue;
