@@ -595,7 +595,6 @@ fn stored_commands<'t>(text: &'t str, yaml: bool, out: &mut Vec<Command<'t>>) {
     }
 }
 
-/// Where `program` is written as a command word (or a variable named after it), in order.
 /// The systems a program's release binaries are named for (`gitlab-runner-linux-amd64`).
 const RELEASE_SYSTEMS: [&[u8]; 4] = [b"-linux-", b"-darwin-", b"-windows-", b"-freebsd-"];
 
@@ -614,6 +613,7 @@ fn release_binary_suffix(rest: &[u8]) -> usize {
         })
 }
 
+/// Where `program` is written as a command word (or a variable named after it), in order.
 fn program_starts(text: &str, program: &str) -> Vec<(usize, usize)> {
     let b = text.as_bytes();
     let mut written = Vec::new();

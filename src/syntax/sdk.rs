@@ -117,6 +117,13 @@ pub fn names_event(name: &str) -> bool {
     .any(|w| name.contains(w))
 }
 
+/// Does `a` stand right before one of `b` among a name's words (`merge` `request`)?
+fn word_pair(words: &[String], a: &str, b: &[&str]) -> bool {
+    words
+        .windows(2)
+        .any(|p| p[0] == a && b.contains(&p[1].as_str()))
+}
+
 impl Resource {
     pub const NAMES: &'static str = "runner, merge_request, merge_request_approvals";
 
@@ -264,11 +271,7 @@ impl Resource {
     pub fn names_variable(self, name: &str) -> bool {
         let words = ident_words(name);
         let has = |w: &str| words.iter().any(|x| x == w);
-        let pair = |a: &str, b: &[&str]| {
-            words
-                .windows(2)
-                .any(|p| p[0] == a && b.contains(&p[1].as_str()))
-        };
+        let pair = |a: &str, b: &[&str]| word_pair(&words, a, b);
         match self {
             Resource::Runner => has("runner") || has("runners"),
             Resource::MergeRequest => {
@@ -286,11 +289,7 @@ impl Resource {
         let has = |w: &str| words.iter().any(|x| x == w);
         match self {
             Resource::MergeRequest => {
-                has("pr")
-                    || has("prs")
-                    || words
-                        .windows(2)
-                        .any(|p| p[0] == "pull" && (p[1] == "request" || p[1] == "requests"))
+                has("pr") || has("prs") || word_pair(&words, "pull", &["request", "requests"])
             }
             Resource::Runner | Resource::MergeRequestApprovals => false,
         }
