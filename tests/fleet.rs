@@ -494,10 +494,15 @@ fn a_baseline_hides_old_findings_and_reports_new_ones() {
         "{human}"
     );
     assert!(human.contains("1 finding: 1 removed"), "{human}");
+}
 
-    // A file that is no baseline: exit 2, before anything is written.
-    write("bad.json", "{\"findings\": []}");
-    let o = uplint(d, &["scan", "--baseline", "bad.json"], &[]);
+#[test]
+fn a_file_that_is_no_baseline_is_an_error_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join(".gitlab-ci.yml"), "a:\n  script: echo $CI_JOB_JWT\n").unwrap();
+    std::fs::write(d.join("bad.json"), "{\"findings\": []}").unwrap();
+    let o = uplint(d, &["scan", "--no-config", "--baseline", "bad.json"], &[]);
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
     assert!(stderr(&o).contains("bad.json:1:"), "{}", stderr(&o));

@@ -156,6 +156,40 @@ fn parent_matches(parents: &[String], path: &[Name], type_condition: Option<&str
     })
 }
 
+/// Is there surely nothing to report of `name` in a file of code (first found at `start`)? Made
+/// for another pattern already, the documents and type definitions tell at once: none holds
+/// the name. Before the literals are lexed, the parts that may hold documents tell (a client's
+/// own queries mostly hold none of the names looked for). Where there can be no document, the
+/// type definitions are the only place left: made now, they spare lexing the lines of the
+/// name's occurrences. A name written only in comments is in no document either.
+fn nothing_to_read(
+    name: &str,
+    types_looked_at: bool,
+    start: usize,
+    finder: &memchr::memmem::Finder,
+    ctx: &FileCtx,
+) -> bool {
+    let text = ctx.src.text.as_bytes();
+    let in_no_document = match ctx.graphql_made() {
+        Some(docs) => !docs
+            .iter()
+            .any(|d| d.end >= start && finder.find(&text[d.start..d.end]).is_some()),
+        None => !ctx
+            .graphql_regions()
+            .iter()
+            .any(|&(s, e)| e >= start && finder.find(&text[s..e]).is_some()),
+    };
+    let in_no_type = !types_looked_at
+        || match ctx.graphql_types_made() {
+            Some(fields) => fields.iter().all(|f| f.name != name),
+            None => in_no_document && ctx.graphql_types().iter().all(|f| f.name != name),
+        };
+    (in_no_document && in_no_type)
+        || finder
+            .find_iter(&text[start..])
+            .all(|at| ctx.src.in_comment(start + at))
+}
+
 fn detect(
     element: GraphqlElement,
     name: &str,
@@ -180,30 +214,10 @@ fn detect(
     if element == GraphqlElement::Field {
         out.extend(struct_tag_hits(name, parents, ctx));
     }
-    if ctx.src.class.kind != FileKind::Graphql {
-        // Made for another pattern already, the documents and type definitions tell at once
-        // that there is nothing to report: none holds the name. (Each occurrence's line is
-        // lexed only where they may.)
-        let in_no_document = match ctx.graphql_made() {
-            Some(docs) => !docs.iter().any(holds_name),
-            None => !ctx.graphql_possible(),
-        };
-        // Where there can be no document, the type definitions are the only place left: made
-        // now, they spare lexing the lines of the name's occurrences.
-        let in_no_type = !types_looked_at
-            || match ctx.graphql_types_made() {
-                Some(fields) => fields.iter().all(|f| f.name != name),
-                None => in_no_document && ctx.graphql_types().iter().all(|f| f.name != name),
-            };
-        if in_no_document && in_no_type {
-            return out;
-        }
-        if finder
-            .find_iter(&text.as_bytes()[start..])
-            .all(|at| ctx.src.in_comment(start + at))
-        {
-            return out;
-        }
+    if ctx.src.class.kind != FileKind::Graphql
+        && nothing_to_read(name, types_looked_at, start, &finder, ctx)
+    {
+        return out;
     }
     for doc in ctx.graphql() {
         if !holds_name(doc) {

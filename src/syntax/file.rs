@@ -124,8 +124,8 @@ pub struct FileCtx<'s, 'a> {
     first_is_own: bool,
     yaml: OnceCell<Doc>,
     graphql: OnceCell<Vec<graphql_docs::Doc>>,
-    /// [`graphql_docs::may_hold_documents`], asked once.
-    graphql_possible: OnceCell<bool>,
+    /// [`graphql_docs::document_regions`], found once.
+    graphql_regions: OnceCell<Vec<(usize, usize)>>,
     graphql_types: OnceCell<Vec<super::graphql_types::TypeField>>,
     sdk: OnceCell<SdkFile>,
     /// python-gitlab's manager declarations (`_create_attrs`, `_update_attrs`), read once.
@@ -189,7 +189,7 @@ impl<'s, 'a> FileCtx<'s, 'a> {
             first_is_own: false,
             yaml: OnceCell::new(),
             graphql: OnceCell::new(),
-            graphql_possible: OnceCell::new(),
+            graphql_regions: OnceCell::new(),
             graphql_types: OnceCell::new(),
             sdk: OnceCell::new(),
             manager_declarations: OnceCell::new(),
@@ -487,12 +487,11 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         self.graphql.get_or_init(|| graphql_docs::documents(self))
     }
 
-    /// May the file hold GraphQL documents ([`graphql_docs::may_hold_documents`])? `false`:
-    /// [`Self::graphql`] is surely empty.
-    pub fn graphql_possible(&self) -> bool {
-        *self
-            .graphql_possible
-            .get_or_init(|| graphql_docs::may_hold_documents(self))
+    /// Where the file's GraphQL documents may be ([`graphql_docs::document_regions`]): every
+    /// document of [`Self::graphql`] lies in one of these parts (none: there is no document).
+    pub fn graphql_regions(&self) -> &[(usize, usize)] {
+        self.graphql_regions
+            .get_or_init(|| graphql_docs::document_regions(self))
     }
 
     /// The GraphQL documents, if a detector has asked for them already.

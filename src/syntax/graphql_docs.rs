@@ -258,71 +258,110 @@ fn opens_line(content: &str, rest: &str) -> bool {
         .ends_with('\n')
 }
 
-/// Is `at` where a document in a string literal may start ([`document_start`]): after the
-/// opening quote, blanks, interpolations and comment lines? A non-ASCII byte before the blanks
-/// may end a Unicode blank: "may". `seen`: the places asked about already (each answered
-/// "no", or the search would have stopped): a place is reached by several ways back (an
-/// interpolation's `}` may also end a comment line), and each is looked at once.
-fn after_quote(b: &[u8], at: usize, seen: &mut HashSet<usize>) -> bool {
-    if !seen.insert(at) {
-        return false;
-    }
+/// The quote whose literal's document may start at `at` ([`document_start`]): the opening
+/// quote before it, with blanks, interpolations and comment lines between; or, where a
+/// non-ASCII byte comes before the blanks (it may end a Unicode blank), that byte. `seen`: the
+/// places gone back to already (an interpolation's `${`, a comment line's `#`): a place is
+/// reached by several ways back (an interpolation's `}` may also end a comment line), and each
+/// is looked at once (a second way to a quote found already leads to the same literal).
+fn opening_quote(b: &[u8], at: usize, seen: &mut HashSet<usize>) -> Option<usize> {
     let blank = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0B' | b'\x0C');
-    let Some(i) = b[..at].iter().rposition(|c| !blank(c)) else {
-        return false;
-    };
+    let i = b[..at].iter().rposition(|c| !blank(c))?;
     match b[i] {
-        c if c >= 0x80 => true,
-        b'"' | b'\'' | b'`' => true,
+        c if c >= 0x80 => Some(i),
+        b'"' | b'\'' | b'`' => Some(i),
         // The end of an interpolation: it starts at a `${` with no `}` after it before here,
         // and may come right after the quote or another interpolation.
         b'}' => {
             let from = memchr::memrchr(b'}', &b[..i]).map_or(0, |j| j + 1);
-            memchr::memmem::find_iter(&b[from..i], b"${").any(|p| after_quote(b, from + p, seen))
-                || after_comment_line(b, i, seen)
+            memchr::memmem::find_iter(&b[from..i], b"${")
+                .find_map(|p| {
+                    seen.insert(from + p)
+                        .then(|| opening_quote(b, from + p, seen))
+                        .flatten()
+                })
+                .or_else(|| after_comment_line(b, i, seen))
         }
         _ => after_comment_line(b, i, seen),
     }
 }
 
-/// Is the byte at `i` on a comment line ([`document_start`]: `#` first on its line after
-/// spaces and tabs) that may follow the opening quote ([`after_quote`])?
-fn after_comment_line(b: &[u8], i: usize, seen: &mut HashSet<usize>) -> bool {
+/// The opening quote ([`opening_quote`]) before the comment line ([`document_start`]: `#`
+/// first on its line after spaces and tabs) that holds the byte at `i`.
+fn after_comment_line(b: &[u8], i: usize, seen: &mut HashSet<usize>) -> Option<usize> {
     let line = memchr::memrchr(b'\n', &b[..i]).map_or(0, |j| j + 1);
     let first = b[line..=i]
         .iter()
         .position(|c| !matches!(c, b' ' | b'\t'))
-        .map(|k| line + k);
-    first.is_some_and(|f| b[f] == b'#' && after_quote(b, f, seen))
+        .map(|k| line + k)?;
+    if b[first] == b'#' && seen.insert(first) {
+        opening_quote(b, first, seen)
+    } else {
+        None
+    }
 }
 
-/// May the file's string literals hold a GraphQL document? A document embedded in code is a
-/// literal whose content, from [`document_start`], starts with a keyword (`query`…), or with
-/// `{` in a file that [`mentions_graphql`]; the literal's opening quote comes before that
-/// content, with blanks, interpolations and comment lines between ([`after_quote`]). So where
-/// no keyword and no such `{` follows a quote that way, no literal is a document, and the
-/// literals need not be lexed (most files that name `query` name it as `req.query` or
-/// `querySelector`). A GraphQL file may always.
-pub fn may_hold_documents(ctx: &FileCtx) -> bool {
+/// The part of the text that holds the literal opened by the quote at `q` whose document may
+/// start at `at` ([`opening_quote`]): from after the quote to the literal's end as
+/// [`string_literals`] finds it, or further (a quote of three may close a literal of one
+/// quote, or a long string: the later of the two ends). After a non-ASCII byte, the quote is
+/// not known: to the end of the text.
+fn literal_region(b: &[u8], q: usize, at: usize) -> (usize, usize) {
+    let c = b[q];
+    if c >= 0x80 {
+        return (q, b.len());
+    }
+    let mut end = closing_quote(b, at, c);
+    if c != b'`' && q >= 2 && b[q - 2] == c && b[q - 1] == c {
+        let three = memchr::memmem::find(&b[at..], &[c, c, c]).map_or(b.len(), |j| at + j);
+        end = end.max(three);
+    }
+    (q + 1, end)
+}
+
+/// Where the file's GraphQL documents may be, found without lexing its string literals: every
+/// document [`documents`] finds lies in one of these parts (sorted, without repeats), so a name
+/// that none of them holds is in no document. A document embedded in code is a literal whose
+/// content, from [`document_start`], starts with a keyword (`query`…), or with `{` in a file
+/// that [`mentions_graphql`]; the literal's opening quote comes before that content, with
+/// blanks, interpolations and comment lines between ([`opening_quote`]). So where no keyword
+/// and no such `{` follows a quote that way, there is no document, and the literals need not
+/// be lexed (most files that name `query` name it as `req.query` or `querySelector`); and
+/// where documents hold none of the names looked for (a client's own queries), they need not
+/// be lexed either. A GraphQL file is one part.
+pub fn document_regions(ctx: &FileCtx) -> Vec<(usize, usize)> {
     let text = ctx.src.text;
     if ctx.src.class.kind == FileKind::Graphql {
-        return true;
+        return vec![(0, text.len())];
     }
     let b = text.as_bytes();
     let mut seen = HashSet::new();
-    let mut may_start = |at: usize| after_quote(b, at, &mut seen);
-    let keyword = DOCUMENT_KEYWORDS.iter().any(|k| {
-        ctx.search_start(k).is_some_and(|start| {
-            memchr::memmem::find_iter(&b[start..], k.as_bytes()).any(|at| may_start(start + at))
-        })
-    });
-    keyword
-        || (mentions_graphql(text) && memchr::memchr_iter(b'{', b).any(&mut may_start))
-        || heredocs(ctx).iter().any(|&(s, e)| {
-            let t = document_start(&text[s..e], false);
-            DOCUMENT_KEYWORDS.iter().any(|k| t.starts_with(k))
-                || (t.starts_with('{') && mentions_graphql(text))
-        })
+    let mut out = Vec::new();
+    let mut add = |at: usize, out: &mut Vec<(usize, usize)>| {
+        if let Some(q) = opening_quote(b, at, &mut seen) {
+            out.push(literal_region(b, q, at));
+        }
+    };
+    for k in DOCUMENT_KEYWORDS {
+        if let Some(start) = ctx.search_start(k) {
+            for at in memchr::memmem::find_iter(&b[start..], k.as_bytes()) {
+                add(start + at, &mut out);
+            }
+        }
+    }
+    if mentions_graphql(text) {
+        for at in memchr::memchr_iter(b'{', b) {
+            add(at, &mut out);
+        }
+    }
+    out.extend(heredocs(ctx).into_iter().filter(|&(s, e)| {
+        let t = document_start(&text[s..e], false);
+        DOCUMENT_KEYWORDS.iter().any(|k| t.starts_with(k))
+            || (t.starts_with('{') && mentions_graphql(text))
+    }));
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The words a document in code may start with.
@@ -341,7 +380,7 @@ pub fn documents(ctx: &FileCtx) -> Vec<Doc> {
             ..Doc::default()
         }];
     }
-    if !ctx.graphql_possible() {
+    if ctx.graphql_regions().is_empty() {
         return Vec::new();
     }
     lexed_documents(ctx)
@@ -415,7 +454,8 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// A file said to hold no document holds none: its string literals, lexed, give none.
+        /// Every document of a file lies in one of its regions ([`document_regions`]); a file
+        /// said to have none holds none.
         #[test]
         fn no_document_is_passed_over(
             parts in proptest::collection::vec(proptest::sample::select(vec![
@@ -433,8 +473,12 @@ mod tests {
                 crate::syntax::classify::classify(name).unwrap(),
             );
             let ctx = FileCtx::new(&src);
-            if !lexed_documents(&ctx).is_empty() {
-                proptest::prop_assert!(may_hold_documents(&ctx), "{:?}", text);
+            let regions = document_regions(&ctx);
+            for doc in lexed_documents(&ctx) {
+                proptest::prop_assert!(
+                    regions.iter().any(|&(s, e)| s <= doc.start && doc.end <= e),
+                    "{:?}: {:?} not in {:?}", text, (doc.start, doc.end), regions
+                );
             }
         }
     }
@@ -444,7 +488,7 @@ mod tests {
         let says = |name: &str, text: &str| {
             let class = crate::syntax::classify::classify(name).unwrap();
             let src = crate::syntax::source::Source::new(name, text, class);
-            may_hold_documents(&FileCtx::new(&src))
+            !document_regions(&FileCtx::new(&src)).is_empty()
         };
         // `query` and `{` after no quote: no document can start there.
         assert!(!says(
