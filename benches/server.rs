@@ -80,6 +80,16 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1]
 }
 
+/// The next diagnostics the server publishes (other messages are passed over).
+fn diagnostics(output: &mut BufReader<std::process::ChildStdout>) -> Value {
+    loop {
+        let v = read(output);
+        if v["method"] == "textDocument/publishDiagnostics" {
+            return v;
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let edits: usize = args
@@ -126,28 +136,19 @@ fn main() {
             "contentChanges": [{"text": ci_file(i)}]}});
         let started = Instant::now();
         frame(input, &msg);
-        loop {
-            let v = read(output);
-            if v["method"] == "textDocument/publishDiagnostics" {
-                return (
-                    started.elapsed(),
-                    v["params"]["diagnostics"].as_array().map_or(0, Vec::len),
-                );
-            }
-        }
+        let v = diagnostics(output);
+        (
+            started.elapsed(),
+            v["params"]["diagnostics"].as_array().map_or(0, Vec::len),
+        )
     };
     // The diagnostics of the open.
-    loop {
-        let v = read(&mut output);
-        if v["method"] == "textDocument/publishDiagnostics" {
-            assert_eq!(
-                v["params"]["diagnostics"].as_array().unwrap().len(),
-                1,
-                "{v}"
-            );
-            break;
-        }
-    }
+    let v = diagnostics(&mut output);
+    assert_eq!(
+        v["params"]["diagnostics"].as_array().unwrap().len(),
+        1,
+        "{v}"
+    );
     let mut times: Vec<Duration> = (1..=TIMED)
         .map(|i| change(i, &mut input, &mut output).0)
         .collect();

@@ -579,10 +579,8 @@ impl ResourceField {
         } else if snake && quoted {
             let lead = &text[..at - 1];
             let after = &text[end + 1..];
-            [".get(", ".fetch(", ".dig(", ".getString(", ".path("]
-                .iter()
-                .find(|c| lead.ends_with(*c) && after.starts_with([')', ',']))
-                .map(|c| at - 1 - c.len())
+            by_name_accessor(lead)
+                .filter(|_| after.starts_with([')', ',']))
                 .or_else(|| (lead.ends_with('[') && after.starts_with(']')).then(|| at - 2))
                 .or_else(|| attribute_by_name(text, at - 1))
         } else if snake && b[at - 1] == b':' && text[..at - 1].ends_with('[') {
@@ -1068,6 +1066,27 @@ fn ts_member(text: &str, at: usize, end: usize) -> bool {
     matches!(lead, "" | "readonly" | "pub" | "pub(crate)")
         && (rest.starts_with(':') || rest.starts_with("?:"))
         && !rest.starts_with("::")
+}
+
+/// Where the dot is of a call that `lead` ends with and that reads a decoded response's member
+/// by its name: `mr.get(`, `mr.fetch(`, `mr.dig(`, Jackson's `node.path(`, circe's
+/// `c.downField(`, and the typed reads of JSON libraries, `get` or `opt` and a type
+/// (`json.getString(`, `json.optString(`, `json.optJSONObject(`, `map.getOrDefault(`).
+fn by_name_accessor(lead: &str) -> Option<usize> {
+    let open = lead.strip_suffix('(')?;
+    let name_len = open
+        .bytes()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        .count();
+    let (before, name) = open.split_at(open.len() - name_len);
+    let dot = before.len().checked_sub(1).filter(|_| before.ends_with('.'))?;
+    let typed = |verb: &str| {
+        name.strip_prefix(verb)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(|c: char| c.is_ascii_uppercase()))
+    };
+    (matches!(name, "fetch" | "dig" | "path" | "downField") || typed("get") || typed("opt"))
+        .then_some(dot)
 }
 
 #[cfg(test)]
