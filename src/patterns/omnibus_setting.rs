@@ -20,7 +20,7 @@ impl PatternKind for OmnibusSetting {
     const NAME: &'static str = "omnibus_setting";
     const REQUIRED: &'static [&'static str] = &["key"];
     const OPTIONAL: &'static [&'static str] = &["values", "replace_with"];
-    const MATCHES: &'static str = "a `gitlab.rb` setting written `name['key']['sub']`";
+    const MATCHES: &'static str = "a `gitlab.rb` setting written `name['key']['sub']`: in gitlab.rb, or assigned in any file that names the platform";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let values = f.values();
@@ -63,8 +63,11 @@ impl PatternKind for OmnibusSetting {
         with_values(format!("gitlab.rb {}", key_text(&self.key)), &self.values)
     }
 
-    fn applies(&self, kind: FileKind) -> bool {
-        kind == FileKind::Omnibus
+    /// `gitlab.rb`, and any other file that writes its statements (a YAML value or an
+    /// Ansible variable of many lines, a heredoc, a Nix string, an `echo … >> gitlab.rb`,
+    /// Terraform's user data): see [`detect`].
+    fn applies(&self, _kind: FileKind) -> bool {
+        true
     }
 
     fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
@@ -191,9 +194,43 @@ fn value_matches(value: &str, wanted: &str) -> bool {
     })
 }
 
+/// Is the setting at `at..end` (outside `gitlab.rb`) assigned in a statement of a `gitlab.rb`
+/// text: one that opens its line, with a value and no sentence after it (a text of many lines
+/// held in a YAML value, a heredoc or a Nix string), or one that its line writes into a file
+/// named `gitlab.rb` (`echo "…" >> /etc/gitlab/gitlab.rb`)? A statement inside another value
+/// (`OTHER=…`, `NOTE: "…"`), printed (`echo "…"`) or told in prose is none.
+fn written_elsewhere(text: &str, at: usize, end: usize) -> bool {
+    let Some(value) = assigned_value(text, end) else {
+        return false;
+    };
+    let b = text.as_bytes();
+    let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |k| k + 1);
+    let line_end = memchr::memchr(b'\n', &b[end..]).map_or(b.len(), |k| end + k);
+    let opens_line = b[line_start..at].iter().all(|c| matches!(c, b' ' | b'\t'));
+    // A sentence goes on after the value: three words of letters that are not the value's.
+    let value = value.split(" #").next().unwrap_or(value);
+    let sentence = value
+        .split_ascii_whitespace()
+        .skip(1)
+        .filter(|w| w.bytes().all(|c| c.is_ascii_alphabetic()))
+        .count()
+        >= 3;
+    (opens_line && !sentence)
+        || memchr::memmem::find(&b[end..line_end], b"gitlab.rb").is_some()
+}
+
+/// The setting in `gitlab.rb`; in any other file, the statement as `gitlab.rb` writes it
+/// ([`written_elsewhere`]) in a file that names the platform: a gitlab.rb text kept elsewhere
+/// (an Ansible variable `gitlab_extra_config: |`, `cat >> /etc/gitlab/gitlab.rb <<EOF`,
+/// NixOS's `extraGitlabRb`, `echo "…" >> /etc/gitlab/gitlab.rb`). A setting read or compared
+/// there is no such statement.
 fn detect(key: &[String], values: &[String], ctx: &FileCtx) -> Vec<Hit> {
     let text = ctx.src.text;
     let shown = key_text(key);
+    let omnibus = ctx.src.class.kind == FileKind::Omnibus;
+    let names_platform = std::cell::LazyCell::new(|| {
+        crate::syntax::graphql_types::names_gitlab(ctx.src.path, text)
+    });
     let mut out = Vec::new();
     for at in ctx.word_offsets(&key[0], WordBytes::Ident) {
         if ctx.src.in_comment(at) {
@@ -201,6 +238,9 @@ fn detect(key: &[String], values: &[String], ctx: &FileCtx) -> Vec<Hit> {
         }
         let (keys, end) = subscripts(text, at + key[0].len());
         if keys != key[1..] || text.as_bytes().get(end) == Some(&b'[') {
+            continue;
+        }
+        if !(omnibus || (written_elsewhere(text, at, end) && *names_platform)) {
             continue;
         }
         if !values.is_empty() {
