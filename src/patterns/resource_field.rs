@@ -162,15 +162,15 @@ impl PatternKind for ResourceField {
     }
 }
 
-/// Is `name` (a variable, PHP's `$` aside) last assigned before `at` from a webhook payload's
-/// `object_attributes`? Only a bounded stretch before the read is looked at.
-fn bound_from_webhook(text: &str, name: &str, at: usize) -> bool {
+/// What `name` (a variable, PHP's `$` aside) is last assigned before `at`: the rest of the
+/// assignment's line after `=`. Only a bounded stretch before the read is looked at.
+fn binding<'t>(text: &'t str, name: &str, at: usize) -> Option<&'t str> {
     let b = text.as_bytes();
     let from = at.saturating_sub(WEBHOOK_BINDING_REACH);
-    let mut end = at;
-    while let Some(rel) = memchr::memmem::rfind(&b[from..end], name.as_bytes()) {
+    // The name's last places before the read, at most a few dozen (a line of thousands of reads
+    // of one variable is not read back over for each).
+    for rel in memchr::memmem::rfind_iter(&b[from..at], name.as_bytes()).take(BINDING_PLACES) {
         let s = from + rel;
-        end = s;
         let e = s + name.len();
         let bounded = (s == 0 || !crate::syntax::is_ident_byte(b[s - 1]))
             && b.get(e).is_some_and(|c| !crate::syntax::is_ident_byte(*c));
@@ -178,11 +178,66 @@ fn bound_from_webhook(text: &str, name: &str, at: usize) -> bool {
         if !bounded || !rest.starts_with('=') || rest.starts_with("==") {
             continue;
         }
-        let line_end = rest.find('\n').unwrap_or(rest.len());
-        return rest[..line_end].contains("object_attributes");
+        let rest = &rest[1..];
+        // The assignment's line, within a bound.
+        let mut end = rest.find('\n').unwrap_or(rest.len()).min(BINDING_LINE);
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        return Some(&rest[..end]);
     }
-    false
+    None
 }
+
+/// Is `name` last assigned before `at` from a webhook payload's `object_attributes`?
+fn bound_from_webhook(text: &str, name: &str, at: usize) -> bool {
+    binding(text, name, at).is_some_and(|rhs| rhs.contains("object_attributes"))
+}
+
+/// Is the member read whose name ends at `end` the target of an assignment (`detail["ip_address"]
+/// = …`: the program fills in its own copy)?
+fn written_to(text: &str, end: usize) -> bool {
+    let rest = text[end..].trim_start_matches(['"', '\'', ']', ' ', '\t']);
+    rest.starts_with('=') && !rest.starts_with("==")
+}
+
+/// Is `name` last assigned before `at` the result of a call named for the resource: the
+/// called function's name ends with the resource's words, after a verb (`detail =
+/// api.get_runner(runner["id"])`, `const mr = await client.fetchMergeRequest(iid)`), or with
+/// them and `details`, `info` or `data`? A call named for another object of it
+/// (`get_runner_managers`) is not.
+fn bound_from_resource_call(text: &str, name: &str, at: usize, resource: Resource) -> bool {
+    let Some(rhs) = binding(text, name, at) else {
+        return false;
+    };
+    let Some(open) = rhs.find('(') else {
+        return false;
+    };
+    let callee_start = rhs[..open]
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + 1);
+    let mut words = crate::syntax::sdk::ident_words(&rhs[callee_start..open]);
+    while words
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "details" | "detail" | "info" | "data"))
+    {
+        words.pop();
+    }
+    // The resource's words end the name: the last one, or the last two (`merge_request`).
+    let tail = |k: usize| words[words.len().saturating_sub(k)..].join("_");
+    let last_is_request = words
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "request" | "requests"));
+    words.len() > 1
+        && (resource.names_variable(&tail(1))
+            || (last_is_request && resource.names_variable(&tail(2))))
+}
+
+/// How much of a binding's line is read.
+const BINDING_LINE: usize = 512;
+
+/// How many of a variable's places before a read are looked at for its binding.
+const BINDING_PLACES: usize = 64;
 
 /// How far before a read its variable's binding is looked for.
 const WEBHOOK_BINDING_REACH: usize = 4096;
@@ -602,6 +657,7 @@ impl ResourceField {
             || (self.resource.names_variable_across_forges(r) && in_platform_block())
             || declared_type(text, r, at).is_some_and(|t| self.resource.names_type(t))
             || stream_element(text, r, at).is_some_and(|c| self.resource.names_variable(c))
+            || (bound_from_resource_call(text, r, d, self.resource) && !written_to(text, end))
             || (snake
                 && quoted
                 && !event_words(r)

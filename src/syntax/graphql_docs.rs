@@ -305,11 +305,11 @@ fn after_comment_line(b: &[u8], i: usize, seen: &mut HashSet<usize>) -> Option<u
 /// start at `at` ([`opening_quote`]): from after the quote to the literal's end as
 /// [`string_literals`] finds it, or further (a quote of three may close a literal of one
 /// quote, or a long string: the later of the two ends). After a non-ASCII byte, the quote is
-/// not known: to the end of the text.
+/// not known: the whole text.
 fn literal_region(b: &[u8], q: usize, at: usize) -> (usize, usize) {
     let c = b[q];
     if c >= 0x80 {
-        return (q, b.len());
+        return (0, b.len());
     }
     let mut end = closing_quote(b, at, c);
     if c != b'`' && q >= 2 && b[q - 2] == c && b[q - 1] == c {
