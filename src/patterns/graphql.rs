@@ -214,6 +214,7 @@ fn detect(
     if element == GraphqlElement::Field {
         out.extend(struct_tag_hits(name, parents, ctx));
     }
+    out.extend(builder_hits(element, name, parents, ctx));
     if ctx.src.class.kind != FileKind::Graphql
         && nothing_to_read(name, types_looked_at, start, &finder, ctx)
     {
@@ -274,6 +275,48 @@ fn detect(
 /// The field selected by a Go struct's `graphql:"…"` tag (a query written as structs), under
 /// one of the parents (the structs around it, or its fragment's or declared type), in a file
 /// that names the platform: other APIs' queries select fields of the same names.
+/// A field selected by its name in a query builder's class generated from a GraphQL schema
+/// (php-graphql-oqm's `<Type>QueryObject`: `$this->selectField("canDestroy")`, an object
+/// selected as `new RunnerPlatformConnectionQueryObject("runnerPlatforms")`). The class's type
+/// (its `OBJECT_NAME`, else its file's name) is the field's parent and `RootQueryObject` the
+/// query root: a field counts under one of the pattern's parents, or, when the pattern names
+/// none, in a file that names GitLab (other APIs' builders select fields of the same names).
+fn builder_hits(element: GraphqlElement, name: &str, parents: &[String], ctx: &FileCtx) -> Vec<Hit> {
+    let path = ctx.src.path;
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let Some(stem) = file.strip_suffix("QueryObject.php") else {
+        return Vec::new();
+    };
+    let text = ctx.src.text;
+    let declared = text.find("OBJECT_NAME = \"").and_then(|i| {
+        let rest = &text[i + "OBJECT_NAME = \"".len()..];
+        rest.find('"').map(|e| &rest[..e])
+    });
+    let root = stem == "Root";
+    let counts = match element {
+        GraphqlElement::Field if parents.is_empty() => {
+            !root && graphql_types::names_gitlab(path, text)
+        }
+        GraphqlElement::Field => parent_matches(parents, &[], Some(declared.unwrap_or(stem))),
+        GraphqlElement::Query => root,
+        _ => false,
+    };
+    if !counts {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for call in ["selectField(\"", "QueryObject(\""] {
+        let needle = format!("{call}{name}\")");
+        for at in memchr::memmem::find_iter(text.as_bytes(), needle.as_bytes()) {
+            let start = at + call.len();
+            if !ctx.src.in_comment(start) {
+                out.push(Hit::new(start, start + name.len(), name));
+            }
+        }
+    }
+    out
+}
+
 fn struct_tag_hits(name: &str, parents: &[String], ctx: &FileCtx) -> Vec<Hit> {
     let text = ctx.src.text;
     if !ctx.src.path.ends_with(".go") || !ctx.contains("graphql:\"") {

@@ -16,6 +16,10 @@ pub struct Doc {
     pub end: usize,
     /// A template literal (`${…}` interpolations are blanked before parsing).
     template: bool,
+    /// A string whose braces interpolate, doubled for a brace of its text: Python's f-strings
+    /// (`f"""query {{ runner(id: "{rid}") {{ ipAddress }} }}"""`), C#'s `$"…"` (`{x}` is
+    /// blanked, `{{` read as `{`).
+    braces: bool,
     /// Embedded in code (its escapes are blanked before parsing).
     embedded: bool,
     /// Starts with an operation keyword: a `{`-only string that does not parse is taken for
@@ -44,7 +48,8 @@ impl Doc {
             if !self.embedded {
                 return parse_at(content, self.start);
             }
-            let parsed = parse_at(&unescape_in_place(content, self.template), self.start);
+            let unescaped = unescape_in_place(content, self.template, self.braces);
+            let parsed = parse_at(&unescaped, self.start);
             if parsed.error.is_some() && !self.keyword {
                 // A `{`-only string that does not parse is most likely not GraphQL at all.
                 return Parsed::default();
@@ -61,11 +66,30 @@ impl Doc {
 
 /// Copy a string literal's content with its escapes and `${…}` interpolations blanked, so the
 /// GraphQL lexer sees the document and every offset stays.
-fn unescape_in_place(content: &str, template: bool) -> String {
+fn unescape_in_place(content: &str, template: bool, braces: bool) -> String {
     let mut out = content.as_bytes().to_vec();
     let b = content.as_bytes();
     let mut i = 0;
     while i < b.len() {
+        if braces && matches!(b[i], b'{' | b'}') {
+            if b.get(i + 1) == Some(&b[i]) {
+                // `{{` and `}}`: one brace of the text.
+                out[i + 1] = b' ';
+                i += 2;
+                continue;
+            }
+            if b[i] == b'{' {
+                // An interpolation, to its closing brace.
+                let end = memchr::memchr(b'}', &b[i..]).map_or(b.len(), |j| i + j + 1);
+                for x in &mut out[i..end] {
+                    if *x != b'\n' {
+                        *x = b' ';
+                    }
+                }
+                i = end;
+                continue;
+            }
+        }
         if b[i] == b'\\' && i + 1 < b.len() {
             out[i] = b' ';
             if matches!(b[i + 1], b'n' | b't' | b'r') {
@@ -393,6 +417,7 @@ fn lexed_documents(ctx: &FileCtx) -> Vec<Doc> {
     let mut docs = Vec::new();
     for (start, end, template) in string_literals(ctx) {
         let content = &text[start..end];
+        let braces = !template && interpolates_braces(text.as_bytes(), start);
         let trimmed = document_start(content, template);
         let keyword = DOCUMENT_KEYWORDS.iter().any(|k| {
             trimmed.starts_with(k) && trimmed[k.len()..].starts_with([' ', '\n', '\t', '{', '('])
@@ -407,12 +432,36 @@ fn lexed_documents(ctx: &FileCtx) -> Vec<Doc> {
             start,
             end,
             template,
+            braces,
             embedded: true,
             keyword,
             parsed: OnceCell::new(),
         });
     }
     docs
+}
+
+/// Does the string literal whose content starts at `start` interpolate braces: a Python
+/// f-string (`f"`, `f"""`, `rf"`, `Fr'`…) or a C# interpolated string (`$"`, `$@"`, `@$"`)?
+fn interpolates_braces(b: &[u8], start: usize) -> bool {
+    let Some(&quote) = start.checked_sub(1).and_then(|q| b.get(q)) else {
+        return false;
+    };
+    // The opening quote: the first of three for a triple-quoted string.
+    let mut q = start - 1;
+    if q >= 2 && b[q - 1] == quote && b[q - 2] == quote {
+        q -= 2;
+    }
+    let prefix_len = b[..q]
+        .iter()
+        .rev()
+        .take_while(|c| matches!(c, b'f' | b'F' | b'r' | b'R' | b'b' | b'B' | b'$' | b'@'))
+        .count();
+    let prefix = &b[q - prefix_len..q];
+    let alone = q == prefix_len || !crate::syntax::is_ident_byte(b[q - prefix_len - 1]);
+    alone
+        && prefix.len() <= 2
+        && (prefix.iter().any(|c| matches!(c, b'f' | b'F')) || prefix.contains(&b'$'))
 }
 
 fn parse_at(doc: &str, base: usize) -> Parsed {
@@ -555,7 +604,7 @@ mod tests {
     #[test]
     fn escapes_and_interpolations_keep_offsets() {
         let s = r#"query { a(b: \"x\") }\n${FRAG}"#;
-        let u = unescape_in_place(s, true);
+        let u = unescape_in_place(s, true, false);
         assert_eq!(u.len(), s.len());
         assert!(!u.contains('\\') && !u.contains("${"));
     }
