@@ -2,7 +2,9 @@
 //! `<Type>QueryObject` classes) selects a field by its name: `$this->selectField("canDestroy")`
 //! in the class of `PackageBase`, `new RunnerPlatformConnectionQueryObject("runnerPlatforms")`
 //! at the query root. The class's type is the field's parent; a builder of another API's schema
-//! (a shop's `totalWeight`) is not the platform's. Fixtures written for these tests.
+//! (a shop's `totalWeight`) is not the platform's, and an element that counts only without an
+//! argument (a runner's `projects` without `sort`) is the caller's. Fixtures written for these
+//! tests.
 
 mod common;
 
@@ -51,6 +53,34 @@ class RootQueryObject extends QueryObject
 }
 "#;
 
+const CI_RUNNER: &str = r#"<?php
+
+namespace GraphQL\SchemaObject;
+
+class CiRunnerQueryObject extends QueryObject
+{
+    const OBJECT_NAME = "CiRunner";
+
+    public function selectProjects(CiRunnerProjectsArgumentsObject $argsObject = null)
+    {
+        $object = new ProjectConnectionQueryObject("projects");
+        if ($argsObject !== null) {
+            $object->appendArguments($argsObject->toArray());
+        }
+        $this->selectField($object);
+
+        return $object;
+    }
+
+    public function selectIpAddress()
+    {
+        $this->selectField("ipAddress");
+
+        return $this;
+    }
+}
+"#;
+
 const SHOP: &str = r#"<?php
 
 namespace ShopAdmin\SchemaObject;
@@ -74,6 +104,7 @@ fn fields_selected_by_generated_builders_are_found_under_their_types() {
         ("src/SchemaObject/PackageBaseQueryObject.php", PACKAGE_BASE),
         ("src/SchemaObject/RootQueryObject.php", ROOT),
         ("shop/SchemaObject/OrderQueryObject.php", SHOP),
+        ("src/SchemaObject/CiRunnerQueryObject.php", CI_RUNNER),
     ]);
     common::assert_found(
         &found,
@@ -88,7 +119,13 @@ fn fields_selected_by_generated_builders_are_found_under_their_types() {
                 11,
                 "graphql-runner-platforms-setup",
             ),
+            (
+                "src/SchemaObject/CiRunnerQueryObject.php",
+                22,
+                "graphql-ci-runner-manager-fields",
+            ),
         ],
     );
-    assert_eq!(found.len(), 2, "{found:?}");
+    // A runner's `projects` counts only without a `sort`: the builder cannot tell.
+    assert_eq!(found.len(), 3, "{found:?}");
 }

@@ -214,7 +214,11 @@ fn detect(
     if element == GraphqlElement::Field {
         out.extend(struct_tag_hits(name, parents, ctx));
     }
-    out.extend(builder_hits(element, name, parents, ctx));
+    // A builder cannot tell the arguments its caller passes: an element that counts only
+    // without one is the caller's business.
+    if unless_argument.is_none() {
+        out.extend(builder_hits(element, name, parents, ctx));
+    }
     if ctx.src.class.kind != FileKind::Graphql
         && nothing_to_read(name, types_looked_at, start, &finder, ctx)
     {
