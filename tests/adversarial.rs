@@ -268,3 +268,14 @@ fn many_paths_handed_to_many_functions() {
     let py = format!("# gitlab api/v4\n{calls}");
     scan_within("client.py", &py, 20, 1024);
 }
+
+/// Found while reviewing issue 35's tenth session: in a file that names GraphQL, every `{` of a
+/// minified line was asked whether a comment line holds the byte before it, and each read the
+/// line back to its start (this 2 MB line: 6.5 s release, ×4 per doubling). The start of a
+/// comment line is now looked for within a bound.
+#[test]
+fn braces_of_a_minified_line_that_names_graphql() {
+    let line = "f(a){b}; ".repeat(240_000);
+    let ts = format!("// graphql client\nconst x = {line} s.totalWeight;\n");
+    scan_within("client.ts", &ts, 20, 1024);
+}

@@ -310,10 +310,20 @@ fn opening_quote(b: &[u8], at: usize, seen: &mut HashSet<usize>) -> Option<usize
     }
 }
 
+/// How far back from a byte the start of its line is looked for, for a comment line.
+const COMMENT_LINE_REACH: usize = 1024;
+
 /// The opening quote ([`opening_quote`]) before the comment line ([`document_start`]: `#`
 /// first on its line after spaces and tabs) that holds the byte at `i`.
 fn after_comment_line(b: &[u8], i: usize, seen: &mut HashSet<usize>) -> Option<usize> {
-    let line = memchr::memrchr(b'\n', &b[..i]).map_or(0, |j| j + 1);
+    // A comment line is short: a line longer than the bound before `i` is none (each `{` of a
+    // minified line would read it back to its start).
+    let floor = i.saturating_sub(COMMENT_LINE_REACH);
+    let line = match memchr::memrchr(b'\n', &b[floor..i]) {
+        Some(j) => floor + j + 1,
+        None if floor == 0 => 0,
+        None => return None,
+    };
     let first = b[line..=i]
         .iter()
         .position(|c| !matches!(c, b' ' | b'\t'))
