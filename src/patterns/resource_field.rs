@@ -214,8 +214,10 @@ fn bound_from_resource_call(text: &str, name: &str, at: usize, resource: Resourc
         return false;
     };
     let callee_start = rhs[..open]
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let mut words = crate::syntax::sdk::ident_words(&rhs[callee_start..open]);
     while words
         .last()
