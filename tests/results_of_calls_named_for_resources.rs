@@ -62,12 +62,3 @@ fn another_objects_call_and_a_file_without_the_platform_are_not() {
     let found = common::scan_files(&[("farm/export_runners.py", unnamed.as_str())]);
     assert!(found.is_empty(), "{found:?}");
 }
-
-#[test]
-fn a_call_named_in_letters_beyond_ascii_is_read_without_a_fault() {
-    // The called name after a letter of two bytes (`café(1)`): the scan neither fails nor
-    // reports the file as an internal error.
-    let py = "# GitLab client (api/v4)\nimport requests\n\ndef f():\n    détail = café(1)\n    return détail.get(\"ip_address\")\n";
-    let report = common::scan_report(&[("c.py", py)], &[]);
-    assert_eq!(common::errors(&report), Vec::<String>::new(), "{report:#}");
-}

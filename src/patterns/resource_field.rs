@@ -384,8 +384,10 @@ fn declared_type<'t>(text: &'t str, name: &str, at: usize) -> Option<&'t str> {
             return None;
         }
         let start = lead
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
-            .map_or(0, |k| k + 1);
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+            .map_or(0, |(k, c)| k + c.len_utf8());
         if element {
             let open = lead[..start].trim_end();
             let head = open.strip_suffix('(')?.trim_end();
