@@ -166,7 +166,7 @@ impl PatternKind for ResourceField {
 /// assignment's line after `=`. Only a bounded stretch before the read is looked at.
 fn binding<'t>(text: &'t str, name: &str, at: usize) -> Option<&'t str> {
     let b = text.as_bytes();
-    let from = at.saturating_sub(WEBHOOK_BINDING_REACH);
+    let from = at.saturating_sub(BINDING_REACH);
     // The name's last places before the read, at most a few dozen (a line of thousands of reads
     // of one variable is not read back over for each).
     for rel in memchr::memmem::rfind_iter(&b[from..at], name.as_bytes()).take(BINDING_PLACES) {
@@ -242,7 +242,7 @@ const BINDING_LINE: usize = 512;
 const BINDING_PLACES: usize = 64;
 
 /// How far before a read its variable's binding is looked for.
-const WEBHOOK_BINDING_REACH: usize = 4096;
+const BINDING_REACH: usize = 4096;
 
 /// Is the type `t` a webhook payload's part: the type of an `object_attributes` member
 /// (`object_attributes: MergeRequestAttributes;`, Go's `Object ObjectAttr

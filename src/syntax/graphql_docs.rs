@@ -427,7 +427,6 @@ fn lexed_documents(ctx: &FileCtx) -> Vec<Doc> {
     let mut docs = Vec::new();
     for (start, end, template) in string_literals(ctx) {
         let content = &text[start..end];
-        let braces = !template && interpolates_braces(text.as_bytes(), start);
         let trimmed = document_start(content, template);
         let keyword = DOCUMENT_KEYWORDS.iter().any(|k| {
             trimmed.starts_with(k) && trimmed[k.len()..].starts_with([' ', '\n', '\t', '{', '('])
@@ -442,7 +441,8 @@ fn lexed_documents(ctx: &FileCtx) -> Vec<Doc> {
             start,
             end,
             template,
-            braces,
+            // Asked only of a document, not of every literal of the file.
+            braces: !template && interpolates_braces(text.as_bytes(), start),
             embedded: true,
             keyword,
             parsed: OnceCell::new(),
