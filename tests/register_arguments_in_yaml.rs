@@ -45,3 +45,21 @@ fn an_example_command_in_an_ansible_message_is_not_run() {
     );
     assert_eq!(common::lines_of(&found, path, ID), [18], "{found:?}");
 }
+
+/// The runner image's `command:` written as a quoted YAML scalar, its own quotes escaped
+/// (modelled on an Ansible role that runs the image with `docker_container`): the command's
+/// words are read inside the scalar, as they are in a plain one.
+#[test]
+fn the_images_command_in_a_quoted_scalar() {
+    let path = "roles/runner/tasks/main.yml";
+    let found = common::scan_files(&[(
+        path,
+        "- name: Register the runner\n  docker_container:\n    image: gitlab/gitlab-runner\n    name: runner-register\n    command: \"register --non-interactive --url \\\"{{ url }}\\\" --registration-token \\\"{{ token }}\\\" --tag-list \\\"{{ tags }}\\\" --locked=\\\"{{ locked }}\\\"\"\n- name: Run the runner\n  docker_container:\n    image: gitlab/gitlab-runner\n    command: 'run --working-directory /home/gitlab-runner'\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, path, "runner-registration-token"),
+        [5],
+        "{found:?}"
+    );
+    assert_eq!(common::lines_of(&found, path, ID), [5], "{found:?}");
+}

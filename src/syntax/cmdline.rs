@@ -1074,6 +1074,11 @@ fn image_command(text: &str, at: usize) -> Option<Vec<Word<'_>>> {
             let ind = b.get(next..).map_or(0, indent_of);
             return Some(words(text, next + ind, None, Some(ind)));
         }
+        // A quoted scalar (`command: "register --tag-list \"{{ tags }}\""`) holds the command:
+        // its words are read inside the quotes, an escaped quote being a quote of the command's.
+        if let Some(&q @ (b'"' | b'\'')) = value.first() {
+            return Some(words(text, vs + 1, Some(q), None));
+        }
         if !value.is_empty() {
             return Some(words(text, vs, None, None));
         }
