@@ -131,3 +131,21 @@ fn a_path_appended_to_a_base_named_for_the_api() {
         common::lines(&[(7, "runners-api-registration-token")]),
     );
 }
+
+/// A path handed to a client's helper named for paging, defined in another file of the tool
+/// (`self.client.get_paginated('/users')`): it pages the list with `page`, the offset
+/// pagination's parameter. The same helper asked for keyset pagination, another list's path, and
+/// a helper not named for paging are not. Modelled on a migration tool's orchestrator.
+#[test]
+fn a_path_handed_to_a_paging_helper_of_another_file() {
+    let path = "migrate/orchestrator.py";
+    let found = common::scan_files(&[(
+        path,
+        "from .api.client import GitLabClient\n\n\nclass Orchestrator:\n    def __init__(self, source: GitLabClient):\n        self.source = source\n\n    def users(self):\n        return self.source.get_paginated('/users')\n\n    def users_by_keyset(self):\n        return self.source.get_paginated('/users', params={'pagination': 'keyset', 'order_by': 'id'})\n\n    def groups(self):\n        return self.source.get_paginated('/groups')\n\n    def user(self, email):\n        return self.source.get('/users', params={'search': email})\n\n    async def all_users(self):\n        return await self.source.get_all_pages(\"/users\")\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, path, "users-offset-pagination"),
+        [9, 21],
+        "{found:?}"
+    );
+}

@@ -22,6 +22,12 @@ pub struct RestEndpoint {
     /// The call matches only when it sends all of these parameters.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub with_params: Vec<String>,
+    /// Parts of the names of helpers that send `with_params` themselves, wherever they are
+    /// defined (`paginat`: `get_paginated("/users")` pages with `page`): a path handed to one
+    /// matches though the helper's body is not in the file, unless the call asks for keyset
+    /// pagination.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sent_by_helpers_named: Vec<String>,
 }
 
 /// The kinds of file HTTP calls are looked for in.
@@ -33,7 +39,13 @@ pub fn makes_requests(kind: FileKind) -> bool {
 impl PatternKind for RestEndpoint {
     const NAME: &'static str = "rest_endpoint";
     const REQUIRED: &'static [&'static str] = &["path"];
-    const OPTIONAL: &'static [&'static str] = &["method", "api", "prefix", "with_params"];
+    const OPTIONAL: &'static [&'static str] = &[
+        "method",
+        "api",
+        "prefix",
+        "with_params",
+        "sent_by_helpers_named",
+    ];
     const MATCHES: &'static str =
         "a method and path template (`:id` is one segment, `*name` one or more)";
 
@@ -50,12 +62,14 @@ impl PatternKind for RestEndpoint {
         let path = f.check.rest_path(&path)?;
         let prefix = f.flag("prefix")?;
         let with_params = f.list("with_params")?;
+        let helpers = f.list("sent_by_helpers_named")?;
         Some(RestEndpoint {
             method,
             path,
             api,
             prefix,
             with_params: f.check.strings(&with_params, "parameter")?,
+            sent_by_helpers_named: f.check.strings(&helpers, "part of a helper's name")?,
         })
     }
 
@@ -91,14 +105,7 @@ impl PatternKind for RestEndpoint {
     }
 
     fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
-        detect(
-            self.method,
-            &self.path,
-            self.api,
-            self.prefix,
-            &self.with_params,
-            ctx,
-        )
+        detect(self, ctx)
     }
 }
 
@@ -129,6 +136,16 @@ fn query_built_before<'t>(text: &'t str, query: &str, at: usize) -> Option<&'t s
             && !region[end..].trim_start().starts_with("==")
     })?;
     Some(&region[decl.0..])
+}
+
+/// Is the path at `at` handed to a helper whose name says it sends the parameters
+/// ([`RestEndpoint::sent_by_helpers_named`]), in a statement that does not ask for keyset
+/// pagination?
+fn handed_to_a_named_helper(e: &RestEndpoint, text: &str, at: usize, statement: &str) -> bool {
+    !e.sent_by_helpers_named.is_empty()
+        && !statement.contains("keyset")
+        && request_helper::callee(text, at)
+            .is_some_and(|name| e.sent_by_helpers_named.iter().any(|h| name.contains(h.as_str())))
 }
 
 /// At most this many helpers' definitions are looked for in a file (each a search of the file:
@@ -162,17 +179,11 @@ fn helper_of<'t>(
     found
 }
 
-fn detect(
-    method: Option<Method>,
-    template: &str,
-    api: RestApi,
-    prefix: bool,
-    with_params: &[String],
-    ctx: &FileCtx,
-) -> Vec<Hit> {
+fn detect(e: &RestEndpoint, ctx: &FileCtx) -> Vec<Hit> {
+    let (method, template, with_params) = (e.method, e.path.as_str(), &e.with_params);
     let mut out = Vec::new();
     let mut helpers = Vec::new();
-    for call in ctx.rest_calls(template, api, prefix).iter() {
+    for call in ctx.rest_calls(template, e.api, e.prefix).iter() {
         let built = query_built_before(ctx.src.text, &call.query, call.start);
         let direct = |p: &String| {
             rest::sends_param(&call.query, call.statement, p)
@@ -184,13 +195,13 @@ fn detect(
         let mut helper = None;
         if !with_params.iter().all(direct) {
             helper = helper_of(ctx.src.text, call.start, with_params, &mut helpers);
-            let Some((_, body)) = helper else {
-                continue;
+            let sent = match helper {
+                Some((_, body)) => with_params
+                    .iter()
+                    .all(|p| direct(p) || rest::sends_param("", body, p)),
+                None => handed_to_a_named_helper(e, ctx.src.text, call.start, call.statement),
             };
-            if !with_params
-                .iter()
-                .all(|p| direct(p) || rest::sends_param("", body, p))
-            {
+            if !sent {
                 continue;
             }
         }
