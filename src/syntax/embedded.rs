@@ -61,7 +61,7 @@ fn class_of(kind: FileKind) -> Class {
 
 /// The markers one of which a file must hold to have regions (a file without is done at once).
 /// Some start regions only in some files (see [`markers_in_use`]).
-pub const MARKERS: [&str; 11] = [
+pub const MARKERS: [&str; 13] = [
     "<<",
     "''",
     "YAML.",
@@ -73,6 +73,8 @@ pub const MARKERS: [&str; 11] = [
     "yamlencode",
     "set",
     "valuesObject",
+    "script:",
+    "trigger:",
 ];
 
 /// The forms of region that a file of this path and class can hold beyond those every file can
@@ -88,6 +90,10 @@ struct Forms {
     ruby_percent_strings: bool,
     /// Terraform/HCL values.
     hcl: bool,
+    /// Multi-line string literals of code (JavaScript and Go backquotes, Python triple quotes)
+    /// that hold a CI configuration a script writes (a generated child pipeline): in source code
+    /// and shell scripts.
+    code_strings: bool,
 }
 
 fn forms(path: &str, class: Class) -> Forms {
@@ -104,6 +110,7 @@ fn forms(path: &str, class: Class) -> Forms {
             nix_strings: false,
             ruby_percent_strings: false,
             hcl: false,
+            code_strings: false,
         };
     }
     Forms {
@@ -112,6 +119,7 @@ fn forms(path: &str, class: Class) -> Forms {
         nix_strings: ends(".nix"),
         ruby_percent_strings: code,
         hcl: ends(".tf") || ends(".hcl"),
+        code_strings: code || class.kind == FileKind::Shell,
     }
 }
 
@@ -130,6 +138,7 @@ pub fn markers_in_use(path: &str, class: Class) -> [bool; MARKERS.len()] {
         ": |" | ": >" | "config:" | "valuesObject" => forms.yaml,
         "values" => forms.yaml || forms.hcl,
         "set" | "yamlencode" => forms.hcl,
+        "script:" | "trigger:" => forms.code_strings,
         _ => true,
     })
 }
@@ -166,6 +175,9 @@ pub fn regions_with_markers(path: &str, class: Class, text: &str) -> Vec<Region>
     }
     if forms.hcl {
         hcl_values(text, &mut out);
+    }
+    if forms.code_strings {
+        code_string_literals(text, &mut out);
     }
     omnibus_config_strings(text, &mut out);
     // Text of the file's own kind is scanned with the file, unless the file is YAML, where it
@@ -428,7 +440,61 @@ fn sniff(body: &str) -> Option<FileKind> {
             ci = true;
         }
     }
+    ci |= trigger_job(&ls);
     ci.then_some(FileKind::Ci)
+}
+
+/// Does a job of the text trigger a pipeline (`trigger:` with `include:` or `project:` on the
+/// line below, more indented)?
+fn trigger_job(ls: &[Line]) -> bool {
+    let mut it = ls.iter().filter(|l| !blank(l)).peekable();
+    while let Some(l) = it.next() {
+        if l.text.trim() == "trigger:"
+            && let Some(next) = it.peek()
+        {
+            let t = next.text.trim_start();
+            if next.indent > l.indent && (t.starts_with("include:") || t.starts_with("project:")) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// The most bytes a string literal of code is read as embedded text.
+const CODE_STRING_REACH: usize = 64 * 1024;
+
+/// Multi-line string literals of code that hold a CI configuration (a child pipeline a script
+/// writes: `` jobs.push(`\ntrigger:${name}:\n  trigger:\n    include: …`) ``, Python
+/// `"""\nstages:\n…"""`): backquoted (JavaScript template literals, Go raw strings, whose
+/// `${…}` stay as they are) and triple-quoted. Only a literal whose text starts on the line
+/// after its opening quote is read, and only as CI configuration.
+fn code_string_literals(text: &str, out: &mut Vec<Region>) {
+    let b = text.as_bytes();
+    for quote in [&b"`"[..], b"\"\"\"", b"'''"] {
+        let mut from = 0;
+        while let Some(j) = memchr::memmem::find(&b[from..], quote) {
+            let open = from + j;
+            let body_start = open + quote.len();
+            let Some(k) = memchr::memmem::find(&b[body_start..], quote) else {
+                break;
+            };
+            let close = body_start + k;
+            from = close + quote.len();
+            let body = &text[body_start..close];
+            if close - body_start > CODE_STRING_REACH || !body.starts_with(['\n', '\r']) {
+                continue;
+            }
+            if sniff(body) == Some(FileKind::Ci) {
+                out.push(Region {
+                    start: body_start,
+                    end: close,
+                    class: class_of(FileKind::Ci),
+                    form: Form::Verbatim,
+                });
+            }
+        }
+    }
 }
 
 /// Shell and Ruby heredocs (`<<EOF`, `<<-EOF`, `<<~EOS`, `<<'EOF'`), Terraform heredocs
