@@ -233,10 +233,25 @@ fn metric_names_in_another_tools_mapping() {
             "exporter/new.yml",
             "mappings:\n  geo_project_repositories_synced: synced\n",
         ),
+        // A monitoring integration's table of the metrics it collects (modelled on an agent
+        // check's metadata.csv), and a table that names only the replacement.
+        (
+            "integration/metadata.csv",
+            "metric_name,metric_type,interval,unit_name,description\ngitlab.geo_repositories,gauge,,,Repositories on the primary\ngitlab.geo_repositories_failed,gauge,,,Repositories that failed to sync\n",
+        ),
+        (
+            "integration/new.csv",
+            "metric_name,metric_type\ngitlab.geo_project_repositories_failed,gauge\n",
+        ),
     ]);
     assert_found(
         &found,
         &[
+            (
+                "integration/metadata.csv",
+                3,
+                "geo-legacy-repository-metrics",
+            ),
             ("exporter/mapping.yml", 2, "geo-legacy-repository-metrics"),
             (
                 "exporter/mapping.yml",
@@ -246,7 +261,12 @@ fn metric_names_in_another_tools_mapping() {
             ("collector/metrics.py", 2, "geo-legacy-repository-metrics"),
         ],
     );
-    assert_silent(&found, &["exporter/new.yml"]);
+    assert_silent(&found, &["exporter/new.yml", "integration/new.csv"]);
+    let in_table: Vec<_> = found
+        .iter()
+        .filter(|(p, ..)| p == "integration/metadata.csv")
+        .collect();
+    assert_eq!(in_table.len(), 1, "{in_table:?}");
 }
 
 #[test]

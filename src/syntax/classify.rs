@@ -244,13 +244,14 @@ fn classify_name(lower: &str, dirs: Dirs) -> Option<Class> {
 
 /// The extensions of files that hold nothing uplint looks for: prose (documentation describes
 /// an item, it does not use it), pictures, fonts, archives, compiled or minified output, lock
-/// files and checksums, data dumps and logs. (Binary files are also told by their bytes.)
-const NOT_READ: [&str; 52] = [
+/// files and checksums, logs. (Binary files are also told by their bytes.) Tables (`csv`,
+/// `tsv`) are read, for distinctive names alone: a monitoring integration maps the platform's
+/// metric names to its own in one (`gitlab.geo_repositories_synced,gauge,…`).
+const NOT_READ: [&str; 50] = [
     "md", "markdown", "mdx", "rst", "adoc", "asciidoc", "txt", "html", "htm", "css", "scss",
     "less", "svg", "png", "jpg", "jpeg", "gif", "ico", "webp", "bmp", "pdf", "woff", "woff2",
     "ttf", "otf", "eot", "zip", "gz", "tgz", "bz2", "xz", "zst", "tar", "jar", "war", "so", "dll",
-    "exe", "bin", "o", "a", "pyc", "class", "map", "lock", "sum", "csv", "tsv", "log", "snap",
-    "patch", "diff",
+    "exe", "bin", "o", "a", "pyc", "class", "map", "lock", "sum", "log", "snap", "patch", "diff",
 ];
 
 /// A report of a tool (uplint's own among them): GitLab's report artifacts
