@@ -412,16 +412,58 @@ fn value_after(text: &[u8], end: usize) -> Option<&[u8]> {
     (n > 0).then(|| &text[i..i + n])
 }
 
+/// Is the flag at `start` a word of a message printed to the terminal: a string of an `echo` or
+/// `printf` command that starts its line and is neither redirected nor piped (`echo "  then run:
+/// gitlab-runner register --registration-token <TOKEN>"`)? A line that writes the text into a
+/// file or a shell (`echo "…" >> register.sh`, `| sh`) runs it.
+pub fn printed(text: &[u8], start: usize) -> bool {
+    let line_start = text[..start]
+        .iter()
+        .rposition(|&c| c == b'\n')
+        .map_or(0, |i| i + 1);
+    let line_end = text[start..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(text.len(), |i| start + i);
+    let head = text[line_start..start].trim_ascii_start();
+    let command = ["echo ", "printf ", "Write-Host "]
+        .iter()
+        .any(|c| head.starts_with(c.as_bytes()));
+    let quoted = head.contains(&b'"') || head.contains(&b'\'');
+    // What follows the string's closing quote: a redirection or a pipe there writes it on.
+    let rest = &text[start..line_end];
+    let tail = rest
+        .iter()
+        .rposition(|&c| c == b'"' || c == b'\'')
+        .map_or(rest, |q| &rest[q + 1..]);
+    command && quoted && !tail.iter().any(|&c| c == b'>' || c == b'|')
+}
+
 /// Is the name at `at` an operand of `unset` (`unset RUNNER_TAG_LIST`, `unset -v A B`, `then
-/// unset A`), in a command that starts its line, a string, or follows `;`, `&&`, `||`, `(`?
-/// Only the names and options just before it are read, a short way back: each of many names on
-/// one line costs a few bytes, not the line.
+/// unset A`, a name on a line that continues `unset A \`), in a command that starts its line, a
+/// string, or follows `;`, `&&`, `||`, `(`? Only the names and options just before it are read,
+/// a short way back: each of many names on one line costs a few bytes, not the line.
 pub fn unset_at(text: &[u8], at: usize) -> bool {
     const REACH: usize = 256;
     let lo = at.saturating_sub(REACH);
     let mut i = at;
-    while i > lo && (is_ident_byte(text[i - 1]) || matches!(text[i - 1], b' ' | b'\t' | b'-')) {
-        i -= 1;
+    while i > lo {
+        let c = text[i - 1];
+        if is_ident_byte(c) || matches!(c, b' ' | b'\t' | b'-') {
+            i -= 1;
+            continue;
+        }
+        // A line continuation (`\` ending the line above): the command goes on.
+        let k = if c == b'\n' && i >= 2 && text[i - 2] == b'\r' {
+            i - 2
+        } else {
+            i - 1
+        };
+        if c == b'\n' && k > lo && text[k - 1] == b'\\' {
+            i = k - 1;
+            continue;
+        }
+        break;
     }
     let boundary = i == 0
         || (i > lo
@@ -493,7 +535,7 @@ fn list_arguments(
                     _ => false,
                 }
         })
-        .filter(|&at| !ctx.src.in_comment(at))
+        .filter(|&at| !ctx.src.in_comment(at) && !printed(text, at))
         .map(|at| Hit::new(at, at + flag.len(), flag))
         .collect()
 }

@@ -60,9 +60,17 @@ impl Distinctive {
             WordBytes::Other(|c| is_ident_byte(c) || c == b'-')
         };
         let mut hits = word_hits(&self.0, ctx, bytes);
+        let text = ctx.src.text.as_bytes();
         if self.0.starts_with("--") {
-            let text = ctx.src.text.as_bytes();
-            hits.retain(|h| !in_list_of_flags(text, h.start, h.end));
+            hits.retain(|h| {
+                !in_list_of_flags(text, h.start, h.end) && !super::cli_flag::printed(text, h.start)
+            });
+        } else if self.0.contains('-') {
+            // A name of words joined by `-` is a key (`runner-registration-token:` of a
+            // secret, `--from-literal=runner-registration-token=`, `key: runner-registration-token`
+            // of a reference to it); elsewhere it is a label or a path's segment of another
+            // system (`data-testid="…"`, `/run/secrets/…:ro`).
+            hits.retain(|h| key_written_or_referred(text, h.start, h.end));
         }
         // An upper-case name called (`REGISTER_LOCKED(a, n)`) is a macro or a function, not
         // the environment variable.
@@ -79,6 +87,32 @@ impl Distinctive {
         }
         hits
     }
+}
+
+/// Is the word at `start..end` written as a key (followed by `:` or `=`, after its closing
+/// quote if quoted, and not a path's segment) or referred to as one (`key: word`, `key=word`)?
+fn key_written_or_referred(text: &[u8], start: usize, end: usize) -> bool {
+    let mut after = &text[end..];
+    if let Some(rest) = after
+        .strip_prefix(b"\"")
+        .or_else(|| after.strip_prefix(b"'"))
+    {
+        after = rest;
+    }
+    let after = after.trim_ascii_start();
+    let keyed =
+        matches!(after.first(), Some(b':' | b'=')) && !(start > 0 && text[start - 1] == b'/');
+    let mut before = text[..start].trim_ascii_end();
+    if let Some(rest) = before
+        .strip_suffix(b"\"")
+        .or_else(|| before.strip_suffix(b"'"))
+    {
+        before = rest.trim_ascii_end();
+    }
+    let referred = [&b"key:"[..], b"key=", b"\"key\":", b"key\":"]
+        .iter()
+        .any(|k| before.ends_with(k));
+    keyed || referred
 }
 
 /// Is the flag at `start..end` an item of a list of flags in prose (`"ignored: --tag-list,

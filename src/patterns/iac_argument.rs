@@ -449,7 +449,11 @@ fn opening_key(text: &str, line_start: usize, open: usize) -> Option<(&str, usiz
             return Some((&head[key_at..], line_start + key_at));
         }
     }
-    None
+    // An HCL block named by one word (`locals {`, `runners {`): its keys are under that word
+    // (a module's `tags = var.tags` in `locals { }` is no chart value's).
+    let word = head.trim_start();
+    (!word.is_empty() && word.bytes().all(is_name_byte))
+        .then(|| (word, line_start + (head.len() - word.len())))
 }
 
 /// Offsets of `key` written as a path under one of `parents`: `['parent']['key']`,
