@@ -357,6 +357,16 @@ fn in_string_on_its_line(text: &str, at: usize) -> bool {
     quotes % 2 == 1
 }
 
+/// Where the field at `at..end` starts with its own quotes: a quoted key (`{"merge_status":
+/// "can_be_merged"}`) is a string of its own, not a word of a longer one.
+fn own_quote_start(text: &str, at: usize, end: usize) -> usize {
+    let b = text.as_bytes();
+    let quoted = at > 0
+        && matches!(b[at - 1], b'"' | b'\'')
+        && b.get(end) == Some(&b[at - 1]);
+    if quoted { at - 1 } else { at }
+}
+
 /// Is one of `values` written right after the field that ends at `end`? In code (`code`), a
 /// word written without quotes is a name (`status: active ? …`, a variable), unless it is a
 /// literal of the language (`true`, `null`, `None`, `nil`, a number) or the field is written in
@@ -368,7 +378,31 @@ fn value_written(text: &str, end: usize, values: &[String], code: bool) -> bool 
                 || quoted_after(text, end)
                 || is_code_literal(&v)
                 || in_any_string_on_its_line(text, end))
-    })
+    }) || listed_in_query(text, end, values)
+}
+
+/// Is one of `values` an item of the comma-separated value of a URL's query parameter that
+/// ends at `end` (`…/runners?status=online,offline,paused`)?
+fn listed_in_query(text: &str, end: usize, values: &[String]) -> bool {
+    let b = text.as_bytes();
+    let in_query = end > 0 && {
+        let start = b[..end]
+            .iter()
+            .rposition(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+            .map_or(0, |i| i + 1);
+        start > 0 && matches!(b[start - 1], b'?' | b'&')
+    };
+    let Some(rest) = text[end..].strip_prefix('=').filter(|_| in_query) else {
+        return false;
+    };
+    let value = rest
+        .split(|c: char| matches!(c, '&' | '"' | '\'' | '`' | '#') || c.is_whitespace())
+        .next()
+        .unwrap_or("");
+    value.contains(',')
+        && value
+            .split(',')
+            .any(|item| value_matches(&item.to_ascii_lowercase(), values))
 }
 
 /// Is `at` inside a string of any quote (`"`, `'`, `` ` ``) that opens on its line? (Counted
@@ -443,7 +477,7 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
         (value_written(text, end, telling, code)
             || quoted_on_line(text, end, telling)
             || told_through_variable(text, at, telling))
-            && !in_string_on_its_line(text, at)
+            && !in_string_on_its_line(text, own_quote_start(text, at, end))
     };
     // Compared with one of its telling values anywhere in the file (`merge_status !==
     // 'can_be_merged'` below `const { merge_status } = mr`), the name destructured from an
