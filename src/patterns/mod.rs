@@ -402,7 +402,8 @@ pub fn word_hits(word: &str, ctx: &FileCtx, bytes: WordBytes) -> Vec<Hit> {
                 || (kind == FileKind::Shell
                     && (in_terminal_message(text, at, &|| *set_at)
                         || in_terminal_heredoc(text, at)))
-                || (yaml && crate::syntax::yaml::in_message(text, at)))
+                || (yaml && crate::syntax::yaml::in_message(text, at))
+                || in_sed_program(text, at))
         })
         .map(|at| Hit::new(at, at + word.len(), word))
         .take(MAX_WORD_HITS)
@@ -448,6 +449,23 @@ fn in_expansion_message(b: &[u8], at: usize) -> bool {
         }
     }
     false
+}
+
+/// Is the word at `at` written as itself in the quoted program of a `sed` command on its line
+/// (`sed -i '/CI_JOB_JWT=/c\\CI_JOB_JWT=secret' env`, `sed 's/REGISTRATION_TOKEN=.*//'`): text
+/// the program matches or writes, not the variable (an expansion, `$NAME`, is the variable).
+fn in_sed_program(b: &[u8], at: usize) -> bool {
+    if at > 0 && matches!(b[at - 1], b'$' | b'{') {
+        return false;
+    }
+    let line = &b[crate::syntax::line_start_within(b, at, PROSE_REACH)..at];
+    let Some(sed) = memchr::memmem::rfind(line, b"sed ") else {
+        return false;
+    };
+    let command = sed == 0 || matches!(line[sed - 1], b' ' | b'\t' | b'|' | b';' | b'(' | b'&');
+    let program = &line[sed + 4..];
+    let quotes = |q: u8| program.iter().filter(|&&c| c == q).count();
+    command && (quotes(b'\'') % 2 == 1 || quotes(b'"') % 2 == 1)
 }
 
 /// Is the word at `at` in a string that opens with `usage` on its line (`echo "usage: $0
