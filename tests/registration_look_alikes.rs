@@ -88,3 +88,21 @@ fn the_secret_keys_name_as_another_systems_label_or_path() {
         "{found:?}"
     );
 }
+
+/// A register command whose program is an expression (`${RUNNER_BIN} register`) is known by a
+/// flag only that command takes (`--executor`) also on a line its `\` continues onto; and
+/// Veertu's build of the runner for Anka VMs, `anka-gitlab-runner`, registers as the runner does
+/// (a data line: the alias). Modelled on an install script of Anka runners.
+#[test]
+fn register_commands_of_an_expression_and_of_the_anka_build() {
+    let path = "gitlab/install-anka-runner.bash";
+    let found = common::scan_files(&[(
+        path,
+        "#!/bin/bash\nanka-gitlab-runner-v${VERSION} register --non-interactive \\\n  --url \"$URL\" \\\n  --registration-token $TOKEN \\\n  --executor anka \\\n  --tag-list \"shared,iOS\"\nanka-gitlab-runner register --non-interactive \\\n  --url \"$URL\" \\\n  --registration-token $TOKEN \\\n  --tag-list specific\n${RUNNER_BIN} install --user \"$USER\" \\\n  --tag-list nothing-to-register\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, path, "runner-register-server-side-arguments"),
+        [6, 10],
+        "{found:?}"
+    );
+}

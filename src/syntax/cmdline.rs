@@ -698,10 +698,19 @@ pub fn expression_starts(
         if at < 2 || b[at - 1] != b' ' || !matches!(b.get(after), Some(b' ' | b'\t')) {
             continue;
         }
-        // The signature's flag on the rest of the line, a bounded way on: a line of thousands
-        // of commands is not read to its end for each.
+        // The signature's flag on the rest of the line and the lines a `\` at a line's end
+        // continues it on, a bounded way on: a line of thousands of commands is not read to its
+        // end for each.
         let reach = (after + SIGNATURE_REACH).min(b.len());
-        let line_end = memchr::memchr(b'\n', &b[after..reach]).map_or(reach, |i| after + i);
+        let mut line_end = after;
+        loop {
+            line_end = memchr::memchr(b'\n', &b[line_end..reach]).map_or(reach, |i| line_end + i);
+            let continued = b[after..line_end].trim_ascii_end().ends_with(b"\\");
+            if !continued || line_end >= reach {
+                break;
+            }
+            line_end += 1;
+        }
         let line = &b[after..line_end];
         if !signature
             .iter()
