@@ -106,3 +106,20 @@ fn register_commands_of_an_expression_and_of_the_anka_build() {
         "{found:?}"
     );
 }
+
+/// A register command written over adjacent string literals of another language (Python's
+/// implicit concatenation, a `+` at a line's end): the arguments of the next literal are the
+/// command's too. Modelled on a deployment CLI that registers its host's runner.
+#[test]
+fn a_command_over_adjacent_literals() {
+    let path = "arms/commands/runner.py";
+    let found = common::scan_files(&[(
+        path,
+        "import subprocess\n\n\ndef register_runner(url, token, tag):\n    subprocess.run('gitlab-runner register -n --executor shell --tag-list {t}'\n                   ' -u {u} -r {k} '.format(t=tag, u=url, k=token), shell=True)\n    subprocess.run('gitlab-runner register -n --executor shell ' +\n                   '-r ' + token, shell=True)\n    print('gitlab-runner register -n --executor shell', 'then -r is asked')\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, path, "runner-registration-token"),
+        [6, 8],
+        "{found:?}"
+    );
+}

@@ -948,7 +948,8 @@ fn reach(b: &[u8], end: usize, extent: Extent) -> Option<usize> {
         let n = i + k;
         let line = &b[..n];
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if !matches!(line.last(), Some(b'\\' | b'`' | b'^')) {
+        if !matches!(line.last(), Some(b'\\' | b'`' | b'^')) && !literal_goes_on(line, &b[n + 1..])
+        {
             return Some(n);
         }
         i = n + 1;
@@ -1764,6 +1765,12 @@ fn words_into<'t>(
         // `#` starts a comment, but `#{…}` is Ruby's (and CoffeeScript's) interpolation in a
         // command string (`command "gitlab-runner register --url #{url} --tag-list …"`).
         let comment = c == b'#' && b.get(i + 1) != Some(&b'{');
+        if Some(c) == enclosing
+            && let Some(next) = continued_literal(b, i)
+        {
+            i = next;
+            continue;
+        }
         if matches!(c, b'\n' | b'\r' | b';' | b'|' | b'&' | b')') || comment || Some(c) == enclosing
         {
             break;
@@ -1792,6 +1799,42 @@ fn words_into<'t>(
             break;
         }
     }
+}
+
+/// Where the command goes on when the string that holds it closes at `close` and another of the
+/// same quote follows, alone or after a `+` (Python's implicit concatenation of adjacent
+/// literals, `'register -n --tag-list {t}'` then `' -r {token}'` on the next line; JavaScript's
+/// `"…" +` then `"…"`): the offset after that string's opening quote.
+fn continued_literal(b: &[u8], close: usize) -> Option<usize> {
+    let q = b[close];
+    let mut k = close + 1;
+    let mut plus = false;
+    let mut lines = 0;
+    while let Some(&c) = b.get(k) {
+        match c {
+            b' ' | b'\t' | b'\r' => {}
+            b'\n' => lines += 1,
+            b'+' if !plus => plus = true,
+            _ => break,
+        }
+        k += 1;
+    }
+    // On the same line only with a `+`: `'a' 'b'` on one line is rare, and `'x' == 'y'` is no
+    // concatenation; at most one line on.
+    (b.get(k) == Some(&q) && lines <= 1 && (plus || lines == 1) && b.get(k + 1) != Some(&q))
+        .then_some(k + 1)
+}
+
+/// Does the string literal that closes at the end of `line` go on in one of the same quote that
+/// opens `next` (the line after): [`continued_literal`]'s concatenation, seen from the line?
+fn literal_goes_on(line: &[u8], next: &[u8]) -> bool {
+    let t = line.trim_ascii_end();
+    let t = t.strip_suffix(b"+").map_or(t, <[u8]>::trim_ascii_end);
+    let Some(&q) = t.last().filter(|&&q| q == b'\'' || q == b'"') else {
+        return false;
+    };
+    let n = next.trim_ascii_start();
+    n.first() == Some(&q) && n.get(1) != Some(&q)
 }
 
 /// `i` past the blanks and line continuations at it (`\`, PowerShell's `` ` ``, cmd's `^`; with
