@@ -816,8 +816,9 @@ fn statement(text: &str, at: usize, kind: FileKind, block: bool) -> (&str, Optio
         FileKind::Code => {
             let span = call_span(text, at).map(|(a, b)| &text[a..b]);
             if let Some(stmt) = span
-                && let Some(m) =
-                    method_in(stmt).or_else(|| callee_of(text, at).and_then(verb_named))
+                && let Some(m) = method_in(stmt)
+                    .or_else(|| callee_of(text, at).and_then(verb_named))
+                    .or_else(|| fetch_default(text, at, stmt))
             {
                 return (stmt, Some(m));
             }
@@ -927,6 +928,12 @@ fn chain_end(text: &str, end: usize) -> usize {
         }
     }
     e
+}
+
+/// The Fetch API's method where the URL at `at` is handed to `fetch(…)` (`await fetch(url)`,
+/// `window.fetch(url, { headers })`) with no `method` among its options: GET, its default.
+fn fetch_default(text: &str, at: usize, call: &str) -> Option<Method> {
+    (callee_of(text, at) == Some("fetch") && !call.contains("method")).then_some(Method::Get)
 }
 
 /// The method a call at `a..b` shows, read with its chain's line breaks taken out
