@@ -412,33 +412,6 @@ fn value_after(text: &[u8], end: usize) -> Option<&[u8]> {
     (n > 0).then(|| &text[i..i + n])
 }
 
-/// Is the flag at `start` a word of a message printed to the terminal: a string of an `echo` or
-/// `printf` command that starts its line and is neither redirected nor piped (`echo "  then run:
-/// gitlab-runner register --registration-token <TOKEN>"`)? A line that writes the text into a
-/// file or a shell (`echo "…" >> register.sh`, `| sh`) runs it.
-pub fn printed(text: &[u8], start: usize) -> bool {
-    let line_start = text[..start]
-        .iter()
-        .rposition(|&c| c == b'\n')
-        .map_or(0, |i| i + 1);
-    let line_end = text[start..]
-        .iter()
-        .position(|&c| c == b'\n')
-        .map_or(text.len(), |i| start + i);
-    let head = text[line_start..start].trim_ascii_start();
-    let command = ["echo ", "printf ", "Write-Host "]
-        .iter()
-        .any(|c| head.starts_with(c.as_bytes()));
-    let quoted = head.contains(&b'"') || head.contains(&b'\'');
-    // What follows the string's closing quote: a redirection or a pipe there writes it on.
-    let rest = &text[start..line_end];
-    let tail = rest
-        .iter()
-        .rposition(|&c| c == b'"' || c == b'\'')
-        .map_or(rest, |q| &rest[q + 1..]);
-    command && quoted && !tail.iter().any(|&c| c == b'>' || c == b'|')
-}
-
 /// Is the name at `at` an operand of `unset` (`unset RUNNER_TAG_LIST`, `unset -v A B`, `then
 /// unset A`, a name on a line that continues `unset A \`), in a command that starts its line, a
 /// string, or follows `;`, `&&`, `||`, `(`? Only the names and options just before it are read,
@@ -535,7 +508,7 @@ fn list_arguments(
                     _ => false,
                 }
         })
-        .filter(|&at| !ctx.src.in_comment(at) && !printed(text, at))
+        .filter(|&at| !ctx.src.in_comment(at) && !super::in_printed_message(text, at))
         .map(|at| Hit::new(at, at + flag.len(), flag))
         .collect()
 }

@@ -63,7 +63,7 @@ impl Distinctive {
         let text = ctx.src.text.as_bytes();
         if self.0.starts_with("--") {
             hits.retain(|h| {
-                !in_list_of_flags(text, h.start, h.end) && !super::cli_flag::printed(text, h.start)
+                !in_list_of_flags(text, h.start, h.end) && !super::in_printed_message(text, h.start)
             });
         } else if self.0.contains('-') {
             // A name of words joined by `-` is a key (`runner-registration-token:` of a

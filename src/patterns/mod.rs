@@ -513,6 +513,32 @@ fn in_terminal_message(b: &[u8], at: usize, set_at: &dyn Fn() -> Option<usize>) 
         && !line.trim_ascii_end().ends_with(b"\\")
 }
 
+/// Is the flag at `at` a word of a message an `echo`, `printf` or `Write-Host` that starts its
+/// line prints, the string neither redirected nor piped after its closing quote (`echo "
+/// --registration-token <TOKEN> \\"`, instructions printed line by line)? A line that writes the
+/// text on (`echo "…" >> register.sh`, `| sh`) runs it. Unlike [`in_terminal_message`], a `>` or
+/// a trailing `\` inside the printed string is text. Reads at most [`PROSE_REACH`] bytes either
+/// side of the flag.
+pub(crate) fn in_printed_message(b: &[u8], at: usize) -> bool {
+    let start = crate::syntax::line_start_within(b, at, PROSE_REACH);
+    let head = b[start..at].trim_ascii_start();
+    let command = [&b"echo "[..], b"printf ", b"Write-Host "]
+        .iter()
+        .any(|c| head.starts_with(c));
+    if !command || !head.iter().any(|&c| c == b'"' || c == b'\'') {
+        return false;
+    }
+    let hi = (at + PROSE_REACH).min(b.len());
+    let end = memchr::memchr(b'\n', &b[at..hi]).map_or(hi, |k| at + k);
+    // What follows the string's closing quote: a redirection or a pipe there writes it on.
+    let rest = &b[at..end];
+    let tail = rest
+        .iter()
+        .rposition(|&c| c == b'"' || c == b'\'')
+        .map_or(rest, |q| &rest[q + 1..]);
+    !tail.iter().any(|&c| c == b'>' || c == b'|')
+}
+
 /// Where a line first sets the shell variable `name` (`NAME=…`, `export NAME=…`, `local NAME=…`,
 /// `readonly NAME=…`, at the start of the line). Read once a word and file (a line of thousands
 /// of `$NAME` asks for each).

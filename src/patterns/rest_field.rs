@@ -381,6 +381,9 @@ fn value_written(text: &str, end: usize, values: &[String], code: bool) -> bool 
     }) || listed_in_query(text, end, values)
 }
 
+/// How much of a query parameter's value [`listed_in_query`] reads.
+const QUERY_VALUE_REACH: usize = 256;
+
 /// Is one of `values` an item of the comma-separated value of a URL's query parameter that
 /// ends at `end` (`…/runners?status=online,offline,paused`)?
 fn listed_in_query(text: &str, end: usize, values: &[String]) -> bool {
@@ -395,7 +398,13 @@ fn listed_in_query(text: &str, end: usize, values: &[String]) -> bool {
     let Some(rest) = text[end..].strip_prefix('=').filter(|_| in_query) else {
         return false;
     };
-    let value = rest
+    // A query value is short: at most [`QUERY_VALUE_REACH`] bytes of it are read (a minified
+    // line of many queries is not read to its end for each).
+    let mut reach = rest.len().min(QUERY_VALUE_REACH);
+    while !rest.is_char_boundary(reach) {
+        reach -= 1;
+    }
+    let value = rest[..reach]
         .split(|c: char| matches!(c, '&' | '"' | '\'' | '`' | '#') || c.is_whitespace())
         .next()
         .unwrap_or("");

@@ -1813,7 +1813,7 @@ fn continued_literal(b: &[u8], close: usize) -> Option<usize> {
     while let Some(&c) = b.get(k) {
         match c {
             b' ' | b'\t' | b'\r' => {}
-            b'\n' => lines += 1,
+            b'\n' if lines == 0 => lines = 1,
             b'+' if !plus => plus = true,
             _ => break,
         }
