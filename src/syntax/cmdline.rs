@@ -1182,7 +1182,7 @@ fn flow_item(b: &[u8], at: usize, end: usize) -> Option<usize> {
     memchr::memchr(b']', &b[end..limit]).map(|i| end + i)
 }
 
-/// The end of a Ruby interpolation `#{…}` starting at `i` (its braces matched on its line:
+/// The end of a Ruby interpolation `#{…}` or a `${…}` starting at `i` (its braces matched on its line:
 /// `#{node['ci']['tags'].join(',')}` is one part of a word, `)` and quotes included).
 fn interpolation_end(b: &[u8], i: usize) -> Option<usize> {
     if b.get(i + 1) != Some(&b'{') {
@@ -1634,15 +1634,17 @@ struct Groups {
     closes: Vec<(usize, usize)>,
 }
 
-/// The end of a template expression (`{{ … }}`, `{% … %}`) or command substitution (`$(…)`)
-/// that starts at `i`, if it closes on its line. A search that finds no close is remembered
+/// The end of a template expression (`{{ … }}`, `{% … %}`, `${…}`, `#{…}`) or command
+/// substitution (`$(…)`) that starts at `i`, if it closes on its line. A search that finds no close is remembered
 /// in `known` for the rest of the line (each later group of the line is answered from it), and
 /// one that finds it is paid for by the text it skips.
 fn group_end(b: &[u8], i: usize, known: &mut Groups) -> Option<usize> {
     if !matches!(b.get(i), Some(b'{' | b'$' | b'#')) {
         return None;
     }
-    if b[i] == b'#' {
+    // Ruby's `#{…}`, and a shell parameter expansion or JavaScript template expression
+    // `${…}` (`${vols.map(v => `-v ${v}`).join(" ")}`): one word, its braces matched.
+    if b[i] == b'#' || (b[i] == b'$' && b.get(i + 1) == Some(&b'{')) {
         return interpolation_end(b, i);
     }
     if !(known.from <= i && i < known.end) {

@@ -1,0 +1,41 @@
+//! Forms found in session 12's fresh samples and whole repositories of the platform's users,
+//! each in a fixture written for this test and modelled on what was seen.
+
+mod common;
+
+/// A register command in a JavaScript template literal (a Pulumi provider's instance user
+/// data) whose arguments hold a `${…}` expression with spaces, a nested template literal and
+/// a `)`: the expression is one word, and the flags after it are still the command's.
+#[test]
+fn a_template_expression_with_spaces_is_one_word_of_the_command() {
+    let path = "provider/runner/userData.ts";
+    let found = common::scan_files(&[(
+        path,
+        "export function userData(general: General, volumes: string[]): string {\n  return `#!/bin/bash\ngitlab-runner register \\\\\n  --non-interactive \\\\\n  --url \"${general.gitlabUrl}\" \\\\\n  --registration-token \"${general.token}\" \\\\\n  ${volumes.map(v => `--docker-volumes \"${v}\"`).join(\" \\\\\\n\")} \\\\\n  --tag-list \"${general.tagList}\" \\\\\n  --docker-privileged\n`;\n}\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, path, "runner-registration-token"),
+        [6],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, path, "runner-register-server-side-arguments"),
+        [8],
+        "{found:?}"
+    );
+}
+
+/// The same in a shell script: `${VAR:-a default with spaces}` is one word.
+#[test]
+fn a_parameter_expansion_with_spaces_is_one_word_of_the_command() {
+    let path = "scripts/register.sh";
+    let found = common::scan_files(&[(
+        path,
+        "#!/bin/bash\ngitlab-runner register --non-interactive \\\n  --registration-token \"$TOKEN\" \\\n  --description ${DESC:-a runner (docker)} \\\n  --locked=false\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, path, "runner-register-server-side-arguments"),
+        [5],
+        "{found:?}"
+    );
+}
