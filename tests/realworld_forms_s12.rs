@@ -39,3 +39,20 @@ fn a_parameter_expansion_with_spaces_is_one_word_of_the_command() {
         "{found:?}"
     );
 }
+
+/// A register command over the strings of a Packer provisioner's `inline` list, each line
+/// ending in the shell's continuation escaped (`\\",`): the flags in the later items are the
+/// command's.
+#[test]
+fn a_command_over_the_items_of_an_inline_list() {
+    let path = "packer/runner-host.pkr.hcl";
+    let found = common::scan_files(&[(
+        path,
+        "build {\n  sources = [\"source.qemu.base\"]\n\n  provisioner \"shell\" {\n    inline = [\n      \"sudo apt-get install -y gitlab-runner\",\n      \"sudo gitlab-runner register --non-interactive \\\\\",\n      \"  --url '${var.gitlab_url}' \\\\\",\n      \"  --token '${var.runner_token}' \\\\\",\n      \"  --executor docker \\\\\",\n      \"  --tag-list 'docker,linux'\",\n      \"sudo systemctl enable --now gitlab-runner\",\n    ]\n  }\n}\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, path, "runner-register-server-side-arguments"),
+        [11],
+        "{found:?}"
+    );
+}

@@ -1812,11 +1812,17 @@ fn continued_literal(b: &[u8], close: usize) -> Option<usize> {
     let mut k = close + 1;
     let mut plus = false;
     let mut lines = 0;
+    // A string that ends in the shell's continuation, escaped (`"  --url x \\",`), goes on
+    // in the next item of its list: the lines of a script written as a list of strings
+    // (Packer's and Terraform's `inline = [ … ]`).
+    let continued = close >= 2 && b[close - 2..close] == *b"\\\\";
+    let mut comma = false;
     while let Some(&c) = b.get(k) {
         match c {
             b' ' | b'\t' | b'\r' => {}
             b'\n' if lines == 0 => lines = 1,
             b'+' if !plus => plus = true,
+            b',' if continued && !comma && lines == 0 => comma = true,
             _ => break,
         }
         k += 1;
@@ -1832,6 +1838,11 @@ fn continued_literal(b: &[u8], close: usize) -> Option<usize> {
 fn literal_goes_on(line: &[u8], next: &[u8]) -> bool {
     let t = line.trim_ascii_end();
     let t = t.strip_suffix(b"+").map_or(t, <[u8]>::trim_ascii_end);
+    // A list item that ends in the escaped continuation (`"  --url x \\",`).
+    let t = match t.strip_suffix(b",") {
+        Some(u) if u.len() >= 3 && u[u.len() - 3..u.len() - 1] == *b"\\\\" => u,
+        _ => t,
+    };
     let Some(&q) = t.last().filter(|&&q| q == b'\'' || q == b'"') else {
         return false;
     };
@@ -1869,6 +1880,15 @@ fn skip_blanks(b: &[u8], mut i: usize, folded: Option<usize>) -> usize {
                 while let Some(len) = directive_line(&b[i..]) {
                     i = (i + len + 1).min(b.len());
                 }
+            }
+            // The escaped continuation at the end of a list item's string (`"… \\",`): the
+            // command goes on in the next item ([`continued_literal`]).
+            Some(b'\\')
+                if b.get(i + 1) == Some(&b'\\')
+                    && matches!(b.get(i + 2), Some(b'"' | b'\''))
+                    && continued_literal(b, i + 2).is_some() =>
+            {
+                i += 2
             }
             Some(b'\\') if b.get(i + 1) == Some(&b'\\') && line_break_at(b, i + 2) => {
                 i += if b[i + 2] == b'\r' { 4 } else { 3 }
