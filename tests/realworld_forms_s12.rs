@@ -56,3 +56,33 @@ fn a_command_over_the_items_of_an_inline_list() {
         "{found:?}"
     );
 }
+
+/// Clients generated from the platform's OpenAPI description name each call after its
+/// operation id (`getApiV4…` in TypeScript, `GetApiV4…` in Go): a call of a removed endpoint's
+/// operation is its use, found from data alone (`kind: literal` lines in data/api-v5.yml and
+/// data/18.0.yml). A longer name holding it (a wrapper's own function) and a comment are not.
+#[test]
+fn operation_ids_of_generated_clients_are_the_endpoints() {
+    let go = "internal/tools/runners.go";
+    let ts = "src/review/diff.ts";
+    let found = common::scan_files(&[
+        (
+            go,
+            "package tools\n\nimport (\n\t\"context\"\n\n\tclient \"example.com/gitlab-client-go/pkg/gitlab\"\n)\n\n// PostApiV4RunnersResetRegistrationToken is gone in 18.0.\nfunc registerPostApiV4RunnersResetRegistrationToken() {}\n\nfunc reset(ctx context.Context, c *client.Client, auth string) error {\n\t_, err := c.PostApiV4RunnersResetRegistrationToken(ctx, auth)\n\treturn err\n}\n",
+        ),
+        (
+            ts,
+            "import { MergeRequestsApi } from './generated/gitlab';\n\nexport async function diff(api: MergeRequestsApi, id: string, iid: number) {\n  const res = await api.getApiV4ProjectsIdMergeRequestsMergeRequestIidChanges({ id, mergeRequestIid: iid });\n  return res.data.changes;\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, go, "runner-reset-registration-token-endpoints"),
+        [13],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, ts, "mr-changes-endpoint"),
+        [4],
+        "{found:?}"
+    );
+}
