@@ -86,3 +86,39 @@ fn operation_ids_of_generated_clients_are_the_endpoints() {
         "{found:?}"
     );
 }
+
+/// A script's variable named for the registration token and given a command's output
+/// (`runner_registration_token=$(curl … reset_registration_token | jq -r .token)`) is a value the
+/// script computes, not a deployment's setting: the reset call on its line and the register
+/// command that hands the variable on are the uses. The same name given a value in a tfvars file
+/// stays a setting.
+#[test]
+fn a_variable_given_a_commands_output_is_no_setting() {
+    let sh = "scenarios/gitlab/setup.sh";
+    let tfvars = "env/prod.tfvars";
+    let found = common::scan_files(&[
+        (
+            sh,
+            "#!/bin/bash\nset -e\nrunner_registration_token=$(curl -s -H \"PRIVATE-TOKEN: $ADMIN\" -X POST \"http://localhost/api/v4/projects/2/runners/reset_registration_token\" | jq -r '.token')\ndocker run --rm gitlab/gitlab-runner register --non-interactive --url http://localhost/ --registration-token \"$runner_registration_token\" --executor docker\n",
+        ),
+        (
+            tfvars,
+            "gitlab_url = \"https://gitlab.example.com\"\nrunner_registration_token = \"GR1348941xyz\"\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, sh, "runner-registration-token"),
+        [4],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, sh, "runner-reset-registration-token-endpoints"),
+        [3],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, tfvars, "runner-registration-token"),
+        [2],
+        "{found:?}"
+    );
+}

@@ -177,6 +177,7 @@ impl PatternKind for IacArgument {
         let hits: Vec<usize> = key_offsets(text, &self.argument)
             .filter(keep)
             .filter(placed)
+            .filter(|&at| !assigned_a_command_output(text.as_bytes(), at + self.argument.len()))
             .collect();
         let whens: Vec<usize> = match &self.when {
             Some(w) => key_offsets(text, w).filter(keep).collect(),
@@ -515,6 +516,18 @@ fn is_name_byte(c: u8) -> bool {
 
 /// Offsets of `key` written as a key: `key:`, `key =`, `key =>`, optionally quoted, at the
 /// start of a line (after indentation or `- `) or after `{`, `(` or `,`.
+/// Is the name that ends at `end` a script's variable given the output of a command
+/// (`runner_registration_token=$(curl … | jq -r .token)`)? A value a script computes as it runs,
+/// not a setting a deployment gives: the use is where the variable is handed on.
+fn assigned_a_command_output(b: &[u8], end: usize) -> bool {
+    let rest = &b[end.min(b.len())..];
+    let Some(after) = rest.strip_prefix(b"=") else {
+        return false;
+    };
+    let after = after.strip_prefix(b"\"").unwrap_or(after);
+    after.starts_with(b"$(") || after.starts_with(b"`")
+}
+
 fn key_offsets<'t>(text: &'t str, key: &'t str) -> impl Iterator<Item = usize> + 't {
     let b = text.as_bytes();
     memchr::memmem::find_iter(b, key.as_bytes()).filter(move |&at| {
