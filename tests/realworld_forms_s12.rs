@@ -122,3 +122,21 @@ fn a_variable_given_a_commands_output_is_no_setting() {
         "{found:?}"
     );
 }
+
+/// A CI configuration a Go program writes in raw strings: the literal starts with a key on its
+/// quote's line (`` return `stages:\n…` ``), and values are spliced in with `+` between
+/// literals (`` `…token ` + token + `"\n…` ``): the literals after a splice go on with the same
+/// configuration, whose trigger job asks for `strategy: depend`.
+#[test]
+fn a_ci_configuration_spliced_over_raw_strings() {
+    let path = "cmd/seed/pipeline.go";
+    let found = common::scan_files(&[(
+        path,
+        "package main\n\nfunc pipeline(token string) string {\n\treturn `stages:\n  - build\n  - test\n\nbuild:\n  stage: build\n  script:\n    - echo \"using token ` + token + `\"\n    - make\n\ndownstream:\n  stage: test\n  trigger:\n    include: ci/child.yml\n    strategy: depend\n`\n}\n\nfunc banner(name string) string {\n\treturn `title:\n  ` + name + `\n  strategy: depend\n`\n}\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, path, "ci-trigger-strategy-depend"),
+        [18],
+        "{found:?}"
+    );
+}

@@ -467,12 +467,14 @@ const CODE_STRING_REACH: usize = 64 * 1024;
 /// Multi-line string literals of code that hold a CI configuration (a child pipeline a script
 /// writes: `` jobs.push(`\ntrigger:${name}:\n  trigger:\n    include: …`) ``, Python
 /// `"""\nstages:\n…"""`): backquoted (JavaScript template literals, Go raw strings, whose
-/// `${…}` stay as they are) and triple-quoted. Only a literal whose text starts on the line
-/// after its opening quote is read, and only as CI configuration.
+/// `${…}` stay as they are) and triple-quoted. Only a literal whose text starts a document
+/// ([`starts_a_document`]) is read, and only as CI configuration.
 fn code_string_literals(text: &str, out: &mut Vec<Region>) {
     let b = text.as_bytes();
     for quote in [&b"`"[..], b"\"\"\"", b"'''"] {
         let mut from = 0;
+        // The region of the last literal read as CI, while the next may continue it.
+        let mut last: Option<usize> = None;
         while let Some(j) = memchr::memmem::find(&b[from..], quote) {
             let open = from + j;
             let body_start = open + quote.len();
@@ -480,12 +482,24 @@ fn code_string_literals(text: &str, out: &mut Vec<Region>) {
                 break;
             };
             let close = body_start + k;
+            let after_previous = from;
             from = close + quote.len();
+            // A configuration spliced with values (`` `…token ` + token + `\n…` ``): the next
+            // literal goes on with the same text, the splice read as part of its line.
+            if let Some(r) = last.take()
+                && spliced(&b[after_previous..open])
+                && close - out[r].start <= CODE_STRING_REACH
+            {
+                out[r].end = close;
+                last = Some(r);
+                continue;
+            }
             let body = &text[body_start..close];
-            if close - body_start > CODE_STRING_REACH || !body.starts_with(['\n', '\r']) {
+            if close - body_start > CODE_STRING_REACH || !starts_a_document(body) {
                 continue;
             }
             if sniff(body) == Some(FileKind::Ci) {
+                last = Some(out.len());
                 out.push(Region {
                     start: body_start,
                     end: close,
@@ -495,6 +509,36 @@ fn code_string_literals(text: &str, out: &mut Vec<Region>) {
             }
         }
     }
+}
+
+/// Does a string literal's text start a YAML document: on the line after its opening quote, or
+/// with a key alone on the quote's line (`` return `spec:\n  inputs:… `` of a CI component a
+/// program writes, `` `child fails:\n  script: …` ``)?
+fn starts_a_document(body: &str) -> bool {
+    if body.starts_with(['\n', '\r']) {
+        return true;
+    }
+    let Some(nl) = body.find('\n') else {
+        return false;
+    };
+    let first = body[..nl].trim_end();
+    first.len() >= 2
+        && first.ends_with(':')
+        && first.as_bytes()[0].is_ascii_alphabetic()
+        && first[..first.len() - 1]
+            .bytes()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b' '))
+}
+
+/// Is the code between two string literals a splice on their line (`` ` + token + ` ``, `""" +
+/// name + """`): one value joined between them with `+`?
+fn spliced(between: &[u8]) -> bool {
+    let t = between.trim_ascii();
+    between.len() <= 200
+        && t.len() >= 3
+        && t.starts_with(b"+")
+        && t.ends_with(b"+")
+        && !between.contains(&b'\n')
 }
 
 /// Shell and Ruby heredocs (`<<EOF`, `<<-EOF`, `<<~EOS`, `<<'EOF'`), Terraform heredocs
