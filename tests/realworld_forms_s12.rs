@@ -140,3 +140,19 @@ fn a_ci_configuration_spliced_over_raw_strings() {
         "{found:?}"
     );
 }
+
+/// A PHP file that renders a child pipeline: the text it outputs (outside `<?php … ?>`, its
+/// `<?= … ?>` echoes part of their lines) is read as the CI configuration it is; the code is not.
+#[test]
+fn the_output_of_a_php_pipeline_generator_is_ci_configuration() {
+    let path = ".gitlab/generate-tests.php";
+    let found = common::scan_files(&[(
+        path,
+        "<?php\n\ninclude \"generate-common.php\";\n$after_script = 'cleanup';\n\n?>\nstages:\n  - test\n\n.unit_tests:\n  stage: test\n  script:\n    - make test\n  after_script:\n    - ./upload-junit.sh\n\n<?php foreach ($versions as $v): ?>\n\"unit: [<?= $v ?>]\":\n  extends: .unit_tests\n  variables:\n    PHP_VERSION: \"<?= $v ?>\"\n<?php endforeach; ?>\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, path, "ci-after-script-cancelled-jobs"),
+        [14],
+        "{found:?}"
+    );
+}

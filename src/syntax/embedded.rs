@@ -94,6 +94,9 @@ struct Forms {
     /// that hold a CI configuration a script writes (a generated child pipeline): in source code
     /// and shell scripts.
     code_strings: bool,
+    /// The text a PHP file outputs (outside `<?php … ?>`), which can be a CI configuration
+    /// it writes: in PHP files.
+    php_output: bool,
 }
 
 fn forms(path: &str, class: Class) -> Forms {
@@ -111,6 +114,7 @@ fn forms(path: &str, class: Class) -> Forms {
             ruby_percent_strings: false,
             hcl: false,
             code_strings: false,
+            php_output: false,
         };
     }
     Forms {
@@ -120,6 +124,7 @@ fn forms(path: &str, class: Class) -> Forms {
         ruby_percent_strings: code,
         hcl: ends(".tf") || ends(".hcl"),
         code_strings: code || class.kind == FileKind::Shell,
+        php_output: code && ends(".php"),
     }
 }
 
@@ -138,7 +143,7 @@ pub fn markers_in_use(path: &str, class: Class) -> [bool; MARKERS.len()] {
         ": |" | ": >" | "config:" | "valuesObject" => forms.yaml,
         "values" => forms.yaml || forms.hcl,
         "set" | "yamlencode" => forms.hcl,
-        "script:" | "trigger:" => forms.code_strings,
+        "script:" | "trigger:" => forms.code_strings || forms.php_output,
         _ => true,
     })
 }
@@ -178,6 +183,9 @@ pub fn regions_with_markers(path: &str, class: Class, text: &str) -> Vec<Region>
     }
     if forms.code_strings {
         code_string_literals(text, &mut out);
+    }
+    if forms.php_output {
+        php_output(text, &mut out);
     }
     omnibus_config_strings(text, &mut out);
     // Text of the file's own kind is scanned with the file, unless the file is YAML, where it
@@ -507,6 +515,35 @@ fn code_string_literals(text: &str, out: &mut Vec<Region>) {
                     form: Form::Verbatim,
                 });
             }
+        }
+    }
+}
+
+/// The text a PHP file outputs, between a `?>` and the next `<?php` (its `<?= … ?>` echoes
+/// read as part of their lines), that sniffs as CI configuration: a pipeline the file renders
+/// (`generate-pipeline.php` whose output is a child pipeline's configuration).
+fn php_output(text: &str, out: &mut Vec<Region>) {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(j) = memchr::memmem::find(&b[from..], b"?>") {
+        let start = from + j + 2;
+        // The output ends at the next code block; an echo tag (`<?= $x ?>`) is part of it.
+        let end = memchr::memmem::find_iter(&b[start..], b"<?")
+            .map(|k| start + k)
+            .find(|&k| b.get(k + 2) != Some(&b'='))
+            .unwrap_or(b.len());
+        from = end.max(start);
+        let body = &text[start..end];
+        if end - start <= CODE_STRING_REACH && sniff(body) == Some(FileKind::Ci) {
+            out.push(Region {
+                start,
+                end,
+                class: class_of(FileKind::Ci),
+                form: Form::Verbatim,
+            });
+        }
+        if end == b.len() {
+            break;
         }
     }
 }
