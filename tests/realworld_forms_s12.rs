@@ -156,3 +156,28 @@ fn the_output_of_a_php_pipeline_generator_is_ci_configuration() {
         "{found:?}"
     );
 }
+
+/// The Go client's name of the field, `MergeStatus`, given one of the values only the
+/// platform's field takes in a test's table of merge requests: a data line (a `rest_field` of
+/// mr-merge-status in data/api-v5.yml). Azure DevOps' `MergeStatus` takes other values.
+#[test]
+fn the_go_clients_merge_status_given_a_telling_value() {
+    let path = "server/events/vcs/gitlab_client_test.go";
+    let other = "server/events/vcs/azure_client_test.go";
+    let found = common::scan_files(&[
+        (
+            path,
+            "package vcs\n\nimport (\n\t\"testing\"\n\n\tgitlab \"gitlab.com/gitlab-org/api/client-go\"\n)\n\nfunc TestMergeable(t *testing.T) {\n\tcases := []struct {\n\t\tmr *gitlab.MergeRequest\n\t}{\n\t\t{mr: &gitlab.MergeRequest{MergeStatus: \"can_be_merged\"}},\n\t\t{mr: &gitlab.MergeRequest{\n\t\t\tBlockingDiscussionsResolved: true,\n\t\t\tMergeStatus:                 \"cannot_be_merged\",\n\t\t}},\n\t}\n\t_ = cases\n}\n",
+        ),
+        (
+            other,
+            "package vcs\n\nfunc azurePR() PullRequest {\n\treturn PullRequest{MergeStatus: \"succeeded\", Status: \"active\"}\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, path, "mr-merge-status"),
+        [13, 16],
+        "{found:?}"
+    );
+    assert!(found.iter().all(|f| f.0 != other), "{found:?}");
+}

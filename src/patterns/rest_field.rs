@@ -160,6 +160,25 @@ fn webhook_attribute(text: &str, at: usize) -> bool {
     memchr::memmem::find(&b[start..at], b"object_attributes").is_some()
 }
 
+/// Is the word at `at` read through a variable or field named for a webhook's event or payload
+/// (`event.MergeRequest.MergeStatus`, `payload.merge_request.merge_status`, `hook.runner.active`)?
+/// The event's nested objects are what the platform sends a webhook, not the API's resources.
+fn read_through_event(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    if at == 0 || b[at - 1] != b'.' {
+        return false;
+    }
+    let from = at.saturating_sub(120);
+    let start = b[from..at - 1]
+        .iter()
+        .rposition(|&c| !(c.is_ascii_alphanumeric() || c == b'_' || c == b'.'))
+        .map_or(from, |k| from + k + 1);
+    text[start..at - 1].split('.').any(|part| {
+        let lower = part.to_ascii_lowercase();
+        ["event", "payload", "hook"].iter().any(|w| lower.contains(w))
+    })
+}
+
 /// How far back on its line a field's read is looked at for a webhook payload's key.
 const WEBHOOK_REACH: usize = 160;
 
@@ -507,7 +526,11 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
             && file_told
             && shorthand_property(text, at, end)
             && !in_any_string_on_its_line(text, at);
-        if ctx.src.in_comment(at) || !(placed || shorthand) || webhook_attribute(text, at) {
+        if ctx.src.in_comment(at)
+            || !(placed || shorthand)
+            || webhook_attribute(text, at)
+            || read_through_event(text, at)
+        {
             continue;
         }
         // A parameter of the program's own function, or a field of another resource's type.
