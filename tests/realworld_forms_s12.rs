@@ -181,3 +181,20 @@ fn the_go_clients_merge_status_given_a_telling_value() {
     );
     assert!(found.iter().all(|f| f.0 != other), "{found:?}");
 }
+
+/// A test's mock server answering the runner managers' endpoint: the `ip_address` of the body
+/// it answers with is the manager's (the replacement), not the runner's removed field; the
+/// runners' own mock beside it still holds the runner's.
+#[test]
+fn a_field_of_another_endpoints_mock_is_that_endpoints() {
+    let path = "internal/tools/runners/runners_test.go";
+    let found = common::scan_files(&[(
+        path,
+        "package runners\n\nimport (\n\t\"net/http\"\n\t\"testing\"\n)\n\nfunc TestRunnerTools(t *testing.T) {\n\tmux := http.NewServeMux()\n\tmux.HandleFunc(\"GET /api/v4/runners/10\", func(w http.ResponseWriter, _ *http.Request) {\n\t\trespond(w, `{\"id\":10,\"ip_address\":\"10.0.0.9\",\"paused\":false}`)\n\t})\n\tmux.HandleFunc(\"GET /api/v4/runners/10/managers\", func(w http.ResponseWriter, _ *http.Request) {\n\t\trespond(w, `[{\"id\":1,\"system_id\":\"s-1\",\"ip_address\":\"10.0.0.1\"}]`)\n\t})\n}\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, path, "runners-ip-address"),
+        [11],
+        "{found:?}"
+    );
+}

@@ -160,6 +160,41 @@ fn webhook_attribute(text: &str, at: usize) -> bool {
     memchr::memmem::find(&b[start..at], b"object_attributes").is_some()
 }
 
+/// Is the field on the line (or after the line) of a request path of the API that is none of its endpoints (a
+/// mock's `HandleFunc("GET /api/v4/runners/10/managers", …)` answering `{"ip_address": …}`, the
+/// runner manager's field, beside the runners' own mocks)? The nearest `/api/v4/` path before
+/// it on its line or the line before says whose object it is.
+fn another_endpoints_line(field: &RestField, text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    // Its line and the one before (a handler's path, then the body it answers with).
+    let line = crate::syntax::line_start_within(b, at, 400);
+    let start = if line > 0 && at - line < 400 {
+        crate::syntax::line_start_within(b, line - 1, 400 - (at - line))
+    } else {
+        line
+    };
+    let Some(k) = memchr::memmem::rfind(&b[start..at], b"/api/v4/") else {
+        return false;
+    };
+    let path_start = start + k + "/api/v4".len();
+    let path_end = b[path_start..at]
+        .iter()
+        .position(|&c| !(c.is_ascii_alphanumeric() || matches!(c, b'/' | b'_' | b'-' | b'.')))
+        .map_or(at, |e| path_start + e);
+    // Only a path written out to its end (no `${id}`, `%d` or `{id}` the search stopped at).
+    let written_out = matches!(
+        b.get(path_end),
+        Some(b'"' | b'\'' | b'`' | b' ' | b'?' | b',' | b')')
+    );
+    let path = &text[path_start..path_end];
+    written_out
+        && path.len() > 1
+        && !field
+            .endpoints
+            .iter()
+            .any(|e| crate::syntax::rest::path_matches(e, path, false))
+}
+
 /// Is the word at `at` read through a variable or field named for a webhook's event or payload
 /// (`event.MergeRequest.MergeStatus`, `payload.merge_request.merge_status`, `hook.runner.active`)?
 /// The event's nested objects are what the platform sends a webhook, not the API's resources.
@@ -534,7 +569,7 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
             continue;
         }
         // A parameter of the program's own function, or a field of another resource's type.
-        if key_of_program(field, ctx, at, end) {
+        if key_of_program(field, ctx, at, end) || another_endpoints_line(field, text, at) {
             continue;
         }
         // In a file that uses a client library, an attribute (`x.active`) or a keyword argument
