@@ -198,3 +198,21 @@ fn a_field_of_another_endpoints_mock_is_that_endpoints() {
         "{found:?}"
     );
 }
+
+/// A workflow node's description of an operation: the request line in a label's value
+/// (`displayName: 'POST /api/v4/runners/reset_registration_token'`) names the endpoint for
+/// people; the URL the node requests (`url: '=/api/v4/runners/reset_registration_token'`) is
+/// the use.
+#[test]
+fn a_request_line_in_a_label_is_no_call() {
+    let path = "nodes/GitLab/descriptions/RunnersDescription.ts";
+    let found = common::scan_files(&[(
+        path,
+        "import type { INodeProperties } from 'n8n-workflow';\n\nexport const runnerOperations: INodeProperties[] = [\n  {\n    name: 'Reset Registration Token',\n    value: 'resetRegistrationToken',\n    routing: {\n      request: {\n        method: 'POST',\n        url: '=/api/v4/runners/reset_registration_token',\n      },\n    },\n  },\n  {\n    displayName: 'POST /api/v4/runners/reset_registration_token',\n    name: 'notice',\n    type: 'notice',\n    default: '',\n  },\n];\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, path, "runner-reset-registration-token-endpoints"),
+        [10],
+        "{found:?}"
+    );
+}

@@ -1561,6 +1561,9 @@ fn relative_literal_at<'a>(text: &'a str, at: usize, push: Push<'_, 'a>) {
 /// built from several literals, an interpolated literal, or a relative path for a request
 /// builder.
 fn path_at<'a>(text: &'a str, abs: usize, needle: &str, code_like: bool, push: Push<'_, 'a>) {
+    if label_value(text.as_bytes(), abs) {
+        return;
+    }
     let (ws, win) = window(text, abs);
     let at = abs - ws;
     // In code, a URL may be built from several literals (concatenated, adjacent, over a
@@ -1594,6 +1597,48 @@ fn path_at<'a>(text: &'a str, abs: usize, needle: &str, code_like: bool, push: P
             push(win, ws, start, end, &url_at(&lit, k), false);
         }
     }
+}
+
+/// The keys whose values are text shown to people or written for them (a UI's labels, an API
+/// description's summaries): a request line in one (`displayName: 'POST /api/v4/runners/…'` of
+/// a workflow node's notice) names the endpoint, it does not call it.
+const LABEL_KEYS: [&str; 8] = [
+    "displayName",
+    "description",
+    "title",
+    "summary",
+    "label",
+    "hint",
+    "placeholder",
+    "tooltip",
+];
+
+/// Is `at` inside a string literal that is the value of one of the [`LABEL_KEYS`] on its line
+/// (`"displayName": "POST /api/v4/…"`, `description = '…'`)?
+fn label_value(b: &[u8], at: usize) -> bool {
+    let line = super::file::line_start_within(b, at, 300);
+    let before = &b[line..at];
+    let Some(q) = before
+        .iter()
+        .rposition(|&c| matches!(c, b'"' | b'\'' | b'`'))
+    else {
+        return false;
+    };
+    let lead = before[..q].trim_ascii_end();
+    let Some(lead) = lead.strip_suffix(b":").or_else(|| lead.strip_suffix(b"=")) else {
+        return false;
+    };
+    let key = lead.trim_ascii_end();
+    let key = key
+        .strip_suffix(b"\"")
+        .or_else(|| key.strip_suffix(b"'"))
+        .unwrap_or(key);
+    LABEL_KEYS.iter().any(|k| {
+        key.ends_with(k.as_bytes())
+            && key[..key.len() - k.len()]
+                .last()
+                .is_none_or(|&c| !(c.is_ascii_alphanumeric() || c == b'_'))
+    })
 }
 
 /// How far back on its line the `glab api` before a path is looked for.
