@@ -216,3 +216,29 @@ fn a_request_line_in_a_label_is_no_call() {
         "{found:?}"
     );
 }
+
+/// The types graphql-codegen generates for the platform's whole schema (its `typescript` output,
+/// opening with the scalar map `export type Scalars = {`) declare every field, removed or not,
+/// whichever the program selects: no finding there. The program's own document beside it,
+/// which selects a removed field, is the use.
+#[test]
+fn types_generated_for_the_whole_schema_are_no_use() {
+    let types = "src/graphql/gitlab/graphql.ts";
+    let query = "src/queries/boards.ts";
+    let found = common::scan_files(&[
+        (
+            types,
+            "/* eslint-disable */\nexport type Maybe<T> = T | null;\n/** All built-in and custom scalars, mapped to their actual values */\nexport type Scalars = {\n  ID: { input: string; output: string; }\n  /** An example `CiRunnerID` is: `\"gid://gitlab/Ci::Runner/1\"`. */\n  CiRunnerID: { input: any; output: any; }\n};\n\nexport type BoardList = {\n  __typename?: 'BoardList';\n  /** Total weight of all issues in the list. */\n  totalWeight?: Maybe<Scalars['Int']['output']>;\n};\n\nexport type CiRunner = {\n  __typename?: 'CiRunner';\n  active: Scalars['Boolean']['output'];\n  ipAddress?: Maybe<Scalars['String']['output']>;\n};\n\nexport type Project = {\n  isTemporaryStorageIncreaseEnabled: Scalars['Boolean']['output'];\n};\n",
+        ),
+        (
+            query,
+            "import { gql } from '@apollo/client';\n\nexport const BOARD_LISTS = gql`\n  query boardLists($fullPath: ID!) {\n    project(fullPath: $fullPath) {\n      boards {\n        nodes {\n          lists {\n            nodes {\n              title\n              totalWeight\n            }\n          }\n        }\n      }\n    }\n  }\n`;\n",
+        ),
+    ]);
+    assert!(found.iter().all(|f| f.0 != types), "{found:?}");
+    assert_eq!(
+        common::lines_of(&found, query, "graphql-total-weight"),
+        [11],
+        "{found:?}"
+    );
+}

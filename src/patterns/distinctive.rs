@@ -54,6 +54,13 @@ impl Distinctive {
         {
             return Vec::new();
         }
+        // Nor do the types generated for a whole schema ([`crate::syntax::graphql_types::
+        // whole_schema`]) use its fields.
+        if ctx.src.class.kind == FileKind::Code
+            && ctx.contains(crate::syntax::graphql_types::WHOLE_SCHEMA)
+        {
+            return Vec::new();
+        }
         let bytes = if self.0.bytes().all(is_ident_byte) {
             WordBytes::Ident
         } else {

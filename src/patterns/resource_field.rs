@@ -90,6 +90,10 @@ impl PatternKind for ResourceField {
         if json && ctx.contains("\"object_kind\"") {
             return Vec::new();
         }
+        // The types generated for a whole GraphQL schema declare every field of it, used or not.
+        if ctx.src.class.kind == FileKind::Code && ctx.contains(crate::syntax::graphql_types::WHOLE_SCHEMA) {
+            return Vec::new();
+        }
         // A type definition counts in a file that mentions the platform; a recorded response's
         // own keys say enough.
         let ev = ctx.evidence();
