@@ -242,3 +242,29 @@ fn types_generated_for_the_whole_schema_are_no_use() {
         "{found:?}"
     );
 }
+
+/// A CI configuration rendered by Jsonnet (`.gitlab-ci.jsonnet`): its objects are read as the
+/// configuration's keys, a job made by a function (`local deploy(name) = { stage: …,
+/// trigger: { … } }`) and jobs under computed names (`['test_' + name]: { … }`) alike. A
+/// Jsonnet file not named for the CI configuration is not read so.
+#[test]
+fn a_ci_configuration_rendered_by_jsonnet() {
+    let ci = ".gitlab-ci.jsonnet";
+    let other = "dashboards/deploy.jsonnet";
+    let found = common::scan_files(&[
+        (
+            ci,
+            "local lang = std.extVar('lang');\n\nlocal downstream(name) =\n{\n  stage: 'launch',\n  needs: [{ job: 'generate' }],\n  trigger:\n  {\n    include: [{ artifact: name + '.yml', job: 'generate' }],\n    strategy: 'depend',\n  },\n};\n\nlocal tests(name) = {\n  ['test_' + lang + '_' + name]: {\n    stage: 'test',\n    trigger: {\n      include: [{ artifact: '.' + name + '-ci.yml', job: 'generate' }],\n      strategy: 'depend',\n    },\n  },\n};\n\n{\n  generate: {\n    stage: 'build',\n    script: ['jsonnet -m . pipelines.jsonnet'],\n  },\n  launch: downstream('app'),\n} + tests('unit')\n",
+        ),
+        (
+            other,
+            "local rollout = {\n  stage: 'canary',\n  trigger: {\n    strategy: 'depend',\n  },\n};\n{ rollout: rollout }\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, ci, "ci-trigger-strategy-depend"),
+        [10, 19],
+        "{found:?}"
+    );
+    assert!(found.iter().all(|f| f.0 != other), "{found:?}");
+}

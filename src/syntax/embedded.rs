@@ -24,6 +24,8 @@ pub enum Form {
     HclObject,
     /// A Terraform `set { name = "a.b" value = … }` block: its name is the values key.
     HclSet,
+    /// A Jsonnet program's objects (`key: {`, `key: 'v',`), read as YAML keys.
+    JsonnetObject,
 }
 
 /// Text of another kind inside a file.
@@ -97,6 +99,9 @@ struct Forms {
     /// The text a PHP file outputs (outside `<?php … ?>`), which can be a CI configuration
     /// it writes: in PHP files.
     php_output: bool,
+    /// A Jsonnet program named for the CI configuration it renders (`.gitlab-ci.jsonnet`):
+    /// its objects are the configuration's keys.
+    jsonnet_ci: bool,
 }
 
 fn forms(path: &str, class: Class) -> Forms {
@@ -115,6 +120,7 @@ fn forms(path: &str, class: Class) -> Forms {
             hcl: false,
             code_strings: false,
             php_output: false,
+            jsonnet_ci: false,
         };
     }
     Forms {
@@ -125,6 +131,9 @@ fn forms(path: &str, class: Class) -> Forms {
         hcl: ends(".tf") || ends(".hcl"),
         code_strings: code || class.kind == FileKind::Shell,
         php_output: code && ends(".php"),
+        jsonnet_ci: code
+            && (ends(".jsonnet") || ends(".libsonnet"))
+            && path.to_ascii_lowercase().contains("gitlab-ci"),
     }
 }
 
@@ -143,7 +152,7 @@ pub fn markers_in_use(path: &str, class: Class) -> [bool; MARKERS.len()] {
         ": |" | ": >" | "config:" | "valuesObject" => forms.yaml,
         "values" => forms.yaml || forms.hcl,
         "set" | "yamlencode" => forms.hcl,
-        "script:" | "trigger:" => forms.code_strings || forms.php_output,
+        "script:" | "trigger:" => forms.code_strings || forms.php_output || forms.jsonnet_ci,
         _ => true,
     })
 }
@@ -187,6 +196,14 @@ pub fn regions_with_markers(path: &str, class: Class, text: &str) -> Vec<Region>
     if forms.php_output {
         php_output(text, &mut out);
     }
+    if forms.jsonnet_ci {
+        out.push(Region {
+            start: 0,
+            end: text.len(),
+            class: class_of(FileKind::Ci),
+            form: Form::JsonnetObject,
+        });
+    }
     omnibus_config_strings(text, &mut out);
     // Text of the file's own kind is scanned with the file, unless the file is YAML, where it
     // is a scalar (a CI job that writes a child pipeline).
@@ -217,6 +234,7 @@ pub fn isolate(text: &str, r: &Region) -> String {
         Form::Verbatim => {}
         Form::HclObject => hcl_object_as_yaml(&mut out, r),
         Form::HclSet => hcl_set_as_yaml(&mut out, r),
+        Form::JsonnetObject => jsonnet_object_as_yaml(&mut out, r),
     }
     // Bytes outside the region became ASCII, inside nothing but ASCII was rewritten.
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
@@ -924,6 +942,173 @@ fn rewrite_hcl_line(line: &mut [u8]) {
         .unwrap_or(eq);
     if matches!(line[last], b'{' | b',') {
         line[last] = b' ';
+    }
+}
+
+/// Jsonnet object lines as YAML keys, in place: `key: {` → `key:`, `'key': 'v',` → `'key': 'v'`,
+/// `key+: [` → `key:`; every other line (braces, `local` bindings, computed keys, expressions)
+/// blank, so the keys keep their nesting by indentation.
+fn jsonnet_object_as_yaml(out: &mut [u8], r: &Region) {
+    let mut pos = r.start;
+    while pos < r.end {
+        let line_end = memchr::memchr(b'\n', &out[pos..r.end]).map_or(r.end, |k| pos + k);
+        let job = binds_a_job(&out[line_end.min(r.end)..r.end]);
+        rewrite_jsonnet_line(&mut out[pos..line_end], job);
+        pos = line_end + 1;
+    }
+}
+
+/// The keywords a CI job's keys start with: an object bound to a name whose first key is one
+/// of them is a job.
+const JOB_KEYS: [&[u8]; 9] = [
+    b"stage",
+    b"script",
+    b"trigger",
+    b"needs",
+    b"extends",
+    b"image",
+    b"rules",
+    b"variables",
+    b"when",
+];
+
+/// Is the first key in `rest` (the lines after a `local x =`, braces and comments aside) one of
+/// a job's ([`JOB_KEYS`])?
+fn binds_a_job(rest: &[u8]) -> bool {
+    rest.split(|&c| c == b'\n')
+        .take(8)
+        .map(<[u8]>::trim_ascii)
+        .find(|l| !(l.is_empty() || l.starts_with(b"//") || l.iter().all(|c| b"{[(".contains(c))))
+        .is_some_and(|l| {
+            JOB_KEYS
+                .iter()
+                .any(|k| l.starts_with(k) && matches!(l.get(k.len()), Some(b':' | b'+')))
+        })
+}
+
+/// A `local` binding's line ([`rewrite_jsonnet_line`]): `local job(name) = {` over a job's
+/// keys (`job`) is a key of that name, written where `local` was, so the keys nest under it (an
+/// object bound to a name: a job a function makes).
+fn rewrite_jsonnet_local(line: &mut [u8], first: usize, job: bool) {
+    let blank = |l: &mut [u8]| {
+        l.iter_mut()
+            .filter(|c| **c != b'\r')
+            .for_each(|c| *c = b' ')
+    };
+    // Another binding ends the keys above it: a new document starts (an object of jobs
+    // under computed names, `local tests(name) = { ['test_' + name]: { … } }`, is read
+    // as the jobs it holds).
+    if !job {
+        blank(line);
+        if first == 0 && line.len() >= 3 {
+            line[..3].copy_from_slice(b"---");
+        }
+        return;
+    }
+    let id = first + 6;
+    let mut k = id;
+    while k < line.len() && (line[k].is_ascii_alphanumeric() || line[k] == b'_') {
+        k += 1;
+    }
+    let eq = memchr::memchr(b'=', &line[k..]).map(|e| k + e);
+    if k == id || eq.is_none_or(|e| line.get(e + 1) == Some(&b'=')) {
+        blank(line);
+        return;
+    }
+    let name = line[id..k].to_vec();
+    blank(line);
+    line[first..first + name.len()].copy_from_slice(&name);
+    line[first + name.len()] = b':';
+}
+
+/// One line of a Jsonnet object as YAML ([`jsonnet_object_as_yaml`]).
+fn rewrite_jsonnet_line(line: &mut [u8], job: bool) {
+    let blank = |l: &mut [u8]| {
+        l.iter_mut()
+            .filter(|c| **c != b'\r')
+            .for_each(|c| *c = b' ')
+    };
+    let Some(first) = line.iter().position(|c| !c.is_ascii_whitespace()) else {
+        return;
+    };
+    if line[first..].starts_with(b"local ") {
+        return rewrite_jsonnet_local(line, first, job);
+    }
+    let key_end = match line[first] {
+        q @ (b'"' | b'\'') => match memchr::memchr(q, &line[first + 1..]) {
+            Some(k) => first + 1 + k + 1,
+            None => return blank(line),
+        },
+        c if c.is_ascii_alphabetic() || c == b'_' => {
+            let mut k = first;
+            while k < line.len() && (line[k].is_ascii_alphanumeric() || line[k] == b'_') {
+                k += 1;
+            }
+            k
+        }
+        // A computed key (`['test_' + name]: {`, a job named at run time): a key all the same.
+        b'[' => match memchr::memmem::find(&line[first..], b"]:") {
+            Some(k) => {
+                line[first..=first + k].iter_mut().for_each(|c| *c = b'k');
+                first + k + 1
+            }
+            None => return blank(line),
+        },
+        _ => return blank(line),
+    };
+    // `key:`, `key::` (hidden), `key+:` (merged).
+    let mut colon = key_end;
+    if line.get(colon) == Some(&b'+') {
+        line[colon] = b' ';
+        colon += 1;
+    }
+    if line.get(colon) != Some(&b':') || line[first..key_end] == *b"local" {
+        return blank(line);
+    }
+    if line.get(colon + 1) == Some(&b':') {
+        line[colon + 1] = b' ';
+    }
+    // Move the colon next to the key.
+    if colon != key_end {
+        line[key_end] = b':';
+        line[colon] = b' ';
+    }
+    let last = line
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .unwrap_or(colon);
+    if line[last] == b',' {
+        line[last] = b' ';
+    }
+    let last = line
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .unwrap_or(colon);
+    if last > colon && matches!(line[last], b'{' | b'[') {
+        line[last] = b' ';
+    }
+    // A value that is an expression (`'.' + lang + '.yml'`, `std.join(…)`), not one literal,
+    // is left out: the key stays.
+    let value = &line[colon + 1..];
+    let Some(v0) = value.iter().position(|c| !c.is_ascii_whitespace()) else {
+        return;
+    };
+    let v = &value[v0..];
+    let end = v
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .unwrap_or(0);
+    let literal = match v[0] {
+        q @ (b'"' | b'\'') => memchr::memchr(q, &v[1..]) == Some(end - 1),
+        _ => v[..=end]
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.')),
+    };
+    if !literal {
+        line[colon + 1..]
+            .iter_mut()
+            .filter(|c| **c != b'\r')
+            .for_each(|c| *c = b' ');
     }
 }
 
