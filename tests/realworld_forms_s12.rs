@@ -268,3 +268,20 @@ fn a_ci_configuration_rendered_by_jsonnet() {
     );
     assert!(found.iter().all(|f| f.0 != other), "{found:?}");
 }
+
+/// A word before a colon is a key only where a key can stand (a line's start, after `{`, `,`,
+/// `(`, `;`, `-`): `if merged_by:` is the condition of a Python statement on a local variable,
+/// while the read of the response that set it is the use.
+#[test]
+fn a_statements_condition_is_no_key() {
+    let path = "agent/tools/mr_summary.py";
+    let found = common::scan_files(&[(
+        path,
+        "import requests\n\n\ndef summary(base, pid, iid, token):\n    mr = requests.get(f\"{base}/api/v4/projects/{pid}/merge_requests/{iid}\", headers={\"PRIVATE-TOKEN\": token}).json()\n    merged_by = mr.get(\"merged_by\", {}).get(\"username\") if mr.get(\"merged_by\") else None\n    lines = [mr[\"title\"]]\n    if merged_by:\n        lines.append(f\"Merged by: {merged_by}\")\n    return lines\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, path, "mr-merged-by"),
+        [6],
+        "{found:?}"
+    );
+}

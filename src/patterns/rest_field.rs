@@ -144,10 +144,26 @@ fn field_position(text: &str, at: usize, end: usize) -> bool {
     // `name:`, and TypeScript's optional `name?:`.
     let colon = if after == b'?' { end + 1 } else { end };
     // Not a variable declared with its type (`const approvers: string[] = …`, `let x: T`).
+    // A key opens its line or follows `{`, `,`, `(`, `;` or a list item's `-`: not the
+    // condition of a statement (`if merged_by:`, `while active:`).
     let key = b.get(colon) == Some(&b':')
         && b.get(colon + 1) != Some(&b':')
-        && !declares_variable(&b[..at]);
+        && !declares_variable(&b[..at])
+        && key_lead(b, at);
     quoted || attribute || keyword || key || struct_tag(b, at, after)
+}
+
+/// Does what stands before `at` on its line let the word be a key: nothing, or a `{`, `,`, `(`,
+/// `;` or `-` (a quote or `?` of the key itself aside)?
+fn key_lead(b: &[u8], at: usize) -> bool {
+    let start = crate::syntax::line_start_within(b, at, 400);
+    let lead = b[start..at].trim_ascii_end();
+    let lead = lead
+        .strip_suffix(b"\"")
+        .or_else(|| lead.strip_suffix(b"'"))
+        .unwrap_or(lead)
+        .trim_ascii_end();
+    lead.is_empty() || matches!(lead.last(), Some(b'{' | b',' | b'(' | b';' | b'-' | b'['))
 }
 
 /// Is the word at `at` read from a webhook's payload on its line
