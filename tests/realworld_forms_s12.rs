@@ -285,3 +285,30 @@ fn a_statements_condition_is_no_key() {
         "{found:?}"
     );
 }
+
+/// A GraphQL client's runner, named by its global id (`gid://gitlab/Ci::Runner/123`) in a file
+/// that shows no REST API, is the GraphQL API's object: its `Active` is not the REST runners'
+/// removed `active`. The same read in a REST client's file stays a use.
+#[test]
+fn a_graphql_clients_runner_is_not_the_rest_resource() {
+    let gql = "internal/graphql/convert_runner_test.go";
+    let rest = "internal/rest/runners_test.go";
+    let body = |id: &str| {
+        format!(
+            "package x\n\nimport \"testing\"\n\nfunc TestRunner(t *testing.T) {{\n\ttests := []struct {{\n\t\tinput RunnerFields\n\t}}{{\n\t\t{{input: RunnerFields{{Id: \"{id}\", Active: true}}}},\n\t}}\n\tfor _, tt := range tests {{\n\t\tresult := convertRunner(tt.input)\n\t\tif result.Active != tt.input.Active {{\n\t\t\tt.Error(\"active differs\")\n\t\t}}\n\t}}\n}}\n"
+        )
+    };
+    let rest_body = body("1").replace(
+        "import \"testing\"",
+        "import \"testing\"\n\nconst api = \"https://gitlab.example.com/api/v4/runners\"",
+    );
+    let found = common::scan_files(&[
+        (gql, &body("gid://gitlab/Ci::Runner/123")),
+        (rest, &rest_body),
+    ]);
+    assert!(found.iter().all(|f| f.0 != gql), "{found:?}");
+    assert!(
+        !common::lines_of(&found, rest, "runners-active-property").is_empty(),
+        "{found:?}"
+    );
+}

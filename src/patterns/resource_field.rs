@@ -90,6 +90,12 @@ impl PatternKind for ResourceField {
         if json && ctx.contains("\"object_kind\"") {
             return Vec::new();
         }
+        // Objects named by GraphQL global ids (`gid://gitlab/Ci::Runner/1`), in a file that shows
+        // no REST API, are the GraphQL API's: their fields (a `CiRunner`'s `active`) are not the
+        // REST resource's.
+        if ctx.contains("gid://gitlab/") && !ctx.shows_rest_api_base() {
+            return Vec::new();
+        }
         // The types generated for a whole GraphQL schema declare every field of it, used or not.
         if ctx.src.class.kind == FileKind::Code && ctx.contains(crate::syntax::graphql_types::WHOLE_SCHEMA) {
             return Vec::new();
