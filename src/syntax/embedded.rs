@@ -952,7 +952,9 @@ fn jsonnet_object_as_yaml(out: &mut [u8], r: &Region) {
     let mut pos = r.start;
     while pos < r.end {
         let line_end = memchr::memchr(b'\n', &out[pos..r.end]).map_or(r.end, |k| pos + k);
-        let job = binds_a_job(&out[line_end.min(r.end)..r.end]);
+        // Whether a `local` binds a job is read from the lines after it, for those lines only.
+        let local = out[pos..line_end].trim_ascii_start().starts_with(b"local ");
+        let job = local && binds_a_job(&out[line_end.min(r.end)..r.end]);
         rewrite_jsonnet_line(&mut out[pos..line_end], job);
         pos = line_end + 1;
     }

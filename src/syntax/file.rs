@@ -507,7 +507,9 @@ impl<'s, 'a> FileCtx<'s, 'a> {
     /// The fields of the type definitions of a generated GraphQL client in the file (code only).
     pub fn graphql_types(&self) -> &[super::graphql_types::TypeField] {
         self.graphql_types.get_or_init(|| {
-            if self.src.class.kind == FileKind::Code {
+            if self.src.class.kind == FileKind::Code
+                && !self.contains(super::graphql_types::WHOLE_SCHEMA)
+            {
                 super::graphql_types::type_fields(self.src.text)
             } else {
                 Vec::new()

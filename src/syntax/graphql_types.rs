@@ -23,17 +23,10 @@ fn generated_graphql(text: &[u8]) -> bool {
 }
 
 /// What opens the types generated for a whole GraphQL schema (graphql-codegen's `typescript`
-/// output): its scalar map.
+/// output): its scalar map. Such a file declares every field of the schema, removed or not,
+/// whichever the program selects: its declarations are no use. (The types generated for a
+/// program's own operations, which hold only the fields it selects, have no such map.)
 pub const WHOLE_SCHEMA: &str = "export type Scalars = {";
-
-/// Are the file's types those of a whole schema (graphql-codegen's `typescript` output, which
-/// opens with the schema's scalar map, `export type Scalars = {`)? Such a file declares every
-/// field of the schema, removed or not, whichever the program selects: its declarations are no
-/// use. (The types generated for a program's own operations, which hold only the fields it
-/// selects, have no such map.)
-pub fn whole_schema(text: &[u8]) -> bool {
-    memmem::find(text, WHOLE_SCHEMA.as_bytes()).is_some()
-}
 
 /// Does the file name the platform (`GitLab`, `gitlab`, in any case), in its path or its text?
 /// A field that no parent narrows down counts in generated types only then: the schemas of
@@ -89,7 +82,7 @@ fn field_of(line: &str) -> Option<(&str, usize)> {
 /// The fields of every type definition in `text`, when the file is about GraphQL.
 pub fn type_fields(text: &str) -> Vec<TypeField> {
     let mut out = Vec::new();
-    if !generated_graphql(text.as_bytes()) || whole_schema(text.as_bytes()) {
+    if !generated_graphql(text.as_bytes()) {
         return out;
     }
     let mut current: Option<&str> = None;
