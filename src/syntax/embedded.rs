@@ -99,8 +99,9 @@ struct Forms {
     /// The text a PHP file outputs (outside `<?php … ?>`), which can be a CI configuration
     /// it writes: in PHP files.
     php_output: bool,
-    /// A Jsonnet program named for the CI configuration it renders (`.gitlab-ci.jsonnet`):
-    /// its objects are the configuration's keys.
+    /// A program named for the CI configuration it renders (`.gitlab-ci.jsonnet`, a
+    /// `*gitlab-ci*.libsonnet`, node-gitlab-ci's `.gitlab-ci.ts`): its objects are the
+    /// configuration's keys.
     jsonnet_ci: bool,
 }
 
@@ -131,10 +132,21 @@ fn forms(path: &str, class: Class) -> Forms {
         hcl: ends(".tf") || ends(".hcl"),
         code_strings: code || class.kind == FileKind::Shell,
         php_output: code && ends(".php"),
-        jsonnet_ci: code
-            && (ends(".jsonnet") || ends(".libsonnet"))
-            && path.to_ascii_lowercase().contains("gitlab-ci"),
+        jsonnet_ci: code && ci_program(path, ends),
     }
+}
+
+/// Is this code file named for the CI configuration it renders? A Jsonnet program with
+/// `gitlab-ci` in its path, or a JavaScript or TypeScript module named `.gitlab-ci.*` (as
+/// node-gitlab-ci names the configuration it writes, jobs made by `config.job(name, { … })`,
+/// whose object literals read as Jsonnet's do).
+fn ci_program(path: &str, ends: impl Fn(&str) -> bool) -> bool {
+    let base = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let script = [".ts", ".js", ".mjs", ".cjs", ".mts", ".cts"];
+    ((ends(".jsonnet") || ends(".libsonnet")) && path.to_ascii_lowercase().contains("gitlab-ci"))
+        || (base.len() > 11
+            && base.as_bytes()[..11].eq_ignore_ascii_case(b".gitlab-ci.")
+            && script.iter().any(|e| ends(e)))
 }
 
 /// Which of the [`MARKERS`] can start a region in a file of this path and class: the marker of
@@ -950,14 +962,67 @@ fn rewrite_hcl_line(line: &mut [u8]) {
 /// blank, so the keys keep their nesting by indentation.
 fn jsonnet_object_as_yaml(out: &mut [u8], r: &Region) {
     let mut pos = r.start;
+    // Does the last line that is not blank end where a call's argument starts?
+    let mut argument = false;
     while pos < r.end {
         let line_end = memchr::memchr(b'\n', &out[pos..r.end]).map_or(r.end, |k| pos + k);
         // Whether a `local` binds a job is read from the lines after it, for those lines only.
         let local = out[pos..line_end].trim_ascii_start().starts_with(b"local ");
         let job = local && binds_a_job(&out[line_end.min(r.end)..r.end]);
-        rewrite_jsonnet_line(&mut out[pos..line_end], job);
+        let line = &mut out[pos..line_end];
+        let opens = unkeyed_object(line, argument);
+        if !line.trim_ascii().is_empty() {
+            argument = ends_an_argument(line);
+        }
+        rewrite_jsonnet_line(line, job);
+        // An object that is no key's value, inside another (a call's argument: a job made by
+        // `config.job(name, { … })`), is a key of its own, so that its keys nest under it and
+        // not under the last key above it.
+        match opens.filter(|_| line.iter().all(u8::is_ascii_whitespace)) {
+            Some(Unkeyed::Document) if line.len() >= 3 => line[..3].copy_from_slice(b"---"),
+            Some(Unkeyed::Job) if line.len() >= 2 => line[..2].copy_from_slice(b"_:"),
+            _ => {}
+        }
         pos = line_end + 1;
     }
+}
+
+/// What a line that opens an object with no key before it is.
+enum Unkeyed {
+    /// At the start of a line (`type Args = {`, `const f = (config) => {`): a new document
+    /// starts, so that keys above it do not hold what follows.
+    Document,
+    /// A call's argument (`config.job("name", {`, or `{` after a line that ends in `(` or is
+    /// one string and a comma): a job a function makes, a key of its own at the line's start,
+    /// so that its keys nest under it and not under the last key above it.
+    Job,
+}
+
+/// Whether this line opens an object with no key before it, and what it is ([`Unkeyed`]);
+/// `argument`: the line before it ends where a call's argument starts.
+fn unkeyed_object(line: &[u8], argument: bool) -> Option<Unkeyed> {
+    let first = line.iter().position(|c| !c.is_ascii_whitespace())?;
+    if line.trim_ascii_end().last() != Some(&b'{') {
+        return None;
+    }
+    if first == 0 {
+        Some(Unkeyed::Document)
+    } else if argument || memchr::memchr(b'(', line).is_some() {
+        Some(Unkeyed::Job)
+    } else {
+        None
+    }
+}
+
+/// Does this line end where a call's next argument starts: in `(`, or as one string and a
+/// comma (`"report coverage",`)?
+fn ends_an_argument(line: &[u8]) -> bool {
+    let t = line.trim_ascii();
+    t.last() == Some(&b'(')
+        || (t.len() >= 3
+            && matches!(t[0], b'"' | b'\'')
+            && t.ends_with(&[t[0], b','])
+            && memchr::memchr(t[0], &t[1..t.len() - 2]).is_none())
 }
 
 /// The keywords a CI job's keys start with: an object bound to a name whose first key is one
