@@ -30,3 +30,42 @@ fn a_ci_configuration_written_in_typescript() {
         "{found:?}"
     );
 }
+
+/// The platform's API paths in languages uplint has no reader of its own for (an OCaml client
+/// generated from the OpenAPI description, a Haskell and a Lua client): a path in a string is
+/// a path in any language.
+#[test]
+fn api_paths_in_the_strings_of_any_language() {
+    let ml = "src/gitlabc_projects_runners.ml";
+    let hs = "src/GitLab/MergeRequests.hs";
+    let lua = "lua/gitlab/api.lua";
+    let found = common::scan_files(&[
+        (
+            ml,
+            "module Reset_registration_token = struct\n  module Responses = struct\n    type t = [ `Created | `Unauthorized ] [@@deriving show, eq]\n  end\n\n  let url = \"/api/v4/projects/{id}/runners/reset_registration_token\"\n\n  let make params =\n    Openapi.Request.make ~headers:[] ~url ~responses:Responses.t `Post\nend\n",
+        ),
+        (
+            hs,
+            "module GitLab.MergeRequests where\n\n-- | The changes of a merge request.\nmergeRequestChanges :: Int -> Int -> GitLab (Maybe MergeRequest)\nmergeRequestChanges pid iid =\n  gitlabGetOne (\"/projects/\" <> T.pack (show pid) <> \"/merge_requests/\" <> T.pack (show iid) <> \"/changes\") []\n",
+        ),
+        (
+            lua,
+            "local M = {}\n\nfunction M.reset_token(project)\n  return curl.post(M.base .. \"/api/v4/projects/\" .. project .. \"/runners/reset_registration_token\", { headers = M.headers })\nend\n\nreturn M\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, ml, "runner-reset-registration-token-endpoints"),
+        [6],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, hs, "mr-changes-endpoint"),
+        [6],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, lua, "runner-reset-registration-token-endpoints"),
+        [4],
+        "{found:?}"
+    );
+}

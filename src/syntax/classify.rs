@@ -700,7 +700,13 @@ fn code_class(lower: &str, ext: &str) -> Option<Class> {
         "jsonnet" | "libsonnet" => class(FileKind::Code, HashAndSlash),
         "go" | "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx" | "java" | "kt"
         | "kts" | "groovy" | "gradle" | "scala" | "cs" | "fs" | "swift" | "rs" | "c" | "h"
-        | "cc" | "cpp" | "hpp" | "dart" | "vue" | "svelte" => class(FileKind::Code, Slash),
+        | "cc" | "cpp" | "hpp" | "dart" | "vue" | "svelte" | "zig" => class(FileKind::Code, Slash),
+        "nim" | "jl" => class(FileKind::Code, Hash),
+        // Languages whose comments (`(* *)`, `--`, `;`) no lexer here reads: their strings
+        // are read all the same (an API path in a string is one in any language).
+        "ml" | "mli" | "hs" | "lua" | "clj" | "cljs" | "cljc" | "erl" | "elm" => {
+            class(FileKind::Code, CommentStyle::None)
+        }
         _ => {
             // Ruby files by name (a Vagrantfile's provisioners hold shell scripts).
             if matches!(
