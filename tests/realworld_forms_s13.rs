@@ -69,3 +69,20 @@ fn api_paths_in_the_strings_of_any_language() {
         "{found:?}"
     );
 }
+
+/// A register command in a Dockerfile's RUN whose continuation carries a comment after the
+/// backslash (`--executor "docker" \ # Use Docker executor`): the flags below it are still the
+/// command's, as its author meant.
+#[test]
+fn a_continuation_with_a_comment_after_it_goes_on() {
+    let path = "runner/Dockerfile";
+    let found = common::scan_files(&[(
+        path,
+        "FROM gitlab/gitlab-runner:latest\n\nRUN gitlab-runner register --non-interactive \\\n    --url \"https://gitlab.example.com/\" \\\n    --executor \"docker\" \\ # the Docker executor\n    --tag-list \"docker,linux\" \\\n    --locked=\"false\"\n\nCMD [\"run\", \"--user=gitlab-runner\"]\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, path, "runner-register-server-side-arguments"),
+        [6, 7],
+        "{found:?}"
+    );
+}

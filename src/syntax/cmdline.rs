@@ -948,7 +948,9 @@ fn reach(b: &[u8], end: usize, extent: Extent) -> Option<usize> {
         let n = i + k;
         let line = &b[..n];
         let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if !matches!(line.last(), Some(b'\\' | b'`' | b'^')) && !literal_goes_on(line, &b[n + 1..])
+        if !matches!(line.last(), Some(b'\\' | b'`' | b'^'))
+            && !literal_goes_on(line, &b[n + 1..])
+            && !commented_continuation(&line[line_around(b, n).0.min(line.len())..])
         {
             return Some(n);
         }
@@ -962,6 +964,19 @@ fn reach(b: &[u8], end: usize, extent: Extent) -> Option<usize> {
             i += len + 1;
         }
     }
+}
+
+/// Does this line end in a continuation with a comment after it (`--executor docker \\ # why`)?
+/// Neither the shell nor Docker continue it (the `\\` escapes the blank), but its author meant
+/// the next line as the command's, and so it is read.
+fn commented_continuation(line: &[u8]) -> bool {
+    let Some(hash) = memchr::memrchr(b'#', line) else {
+        return false;
+    };
+    let before = line[..hash].trim_ascii_end();
+    before.len() < hash
+        && before.ends_with(b"\\")
+        && !line[hash..].iter().any(|c| matches!(c, b'"' | b'\''))
 }
 
 /// [`reach`] for ends asked in increasing order: an end within the logical line found before
@@ -1897,6 +1912,13 @@ fn skip_blanks(b: &[u8], mut i: usize, folded: Option<usize>) -> usize {
                 if b.get(i + 1) == Some(&b'\r') && b.get(i + 2) == Some(&b'\n') =>
             {
                 i += 3
+            }
+            Some(b'\\') if matches!(b.get(i + 1), Some(b' ' | b'\t')) => {
+                let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| i + k);
+                if end == b.len() || !commented_continuation(&b[i..end]) {
+                    break;
+                }
+                i = end + 1;
             }
             _ => break,
         }
