@@ -86,3 +86,33 @@ fn a_continuation_with_a_comment_after_it_goes_on() {
         "{found:?}"
     );
 }
+
+/// A script that hands `--registration-token` its value from `$REGISTRATION_TOKEN`: a check
+/// that the variable is set is the script's own, and the use is the flag. In a script that
+/// leaves the variable for the register command to read from the environment, the check is
+/// the use.
+#[test]
+fn reads_of_the_token_variable_beside_the_flag_are_the_scripts_own() {
+    let flagged = "scripts/setup-runner.sh";
+    let implicit = "docker/entrypoint.sh";
+    let found = common::scan_files(&[
+        (
+            flagged,
+            "#!/bin/bash\nREGISTRATION_TOKEN=\"${RUNNER_TOKEN:-${1:-}}\"\nif [ -z \"$REGISTRATION_TOKEN\" ]; then\n  echo \"usage: $0 TOKEN\"; exit 1\nfi\ndocker exec runner gitlab-runner register --non-interactive \\\n  --url \"$CI_SERVER_URL\" \\\n  --registration-token \"$REGISTRATION_TOKEN\" \\\n  --executor docker\necho \"registered with ${REGISTRATION_TOKEN:0:4}…\"\n",
+        ),
+        (
+            implicit,
+            "#!/bin/sh\nif [ -n \"$REGISTRATION_TOKEN\" ] && [ ! -s /etc/gitlab-runner/config.toml ]; then\n  gitlab-runner register --non-interactive --executor docker\nfi\nexec gitlab-runner run\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, flagged, "runner-registration-token"),
+        [2, 8],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, implicit, "runner-registration-token"),
+        [2],
+        "{found:?}"
+    );
+}

@@ -322,6 +322,13 @@ fn env_uses(env: &str, ctx: &FileCtx, found: &[Hit]) -> Vec<Hit> {
     // `unset NAME` takes the variable away (the new flow's scripts do so): no use. A
     // container's `value: ${NAME}` right below its `- name: NAME` is the same setting.
     env_hits.retain(|h| !unset_at(text, h.start) && !value_of_named_entry(text, h.start, env));
+    // In a file that hands the flag its value (`--registration-token "$REGISTRATION_TOKEN"`),
+    // a check that the variable is set (`if [ -z "$REGISTRATION_TOKEN" ]`, `:
+    // "${REGISTRATION_TOKEN:?…}"`) is the script's own: the use is the flag. Its settings
+    // (`REGISTRATION_TOKEN=…`, `-e REGISTRATION_TOKEN`) and other reads still count.
+    if !found.is_empty() {
+        env_hits.retain(|h| !set_check(text, h.start, env.len()));
+    }
     env_hits.sort_by_key(|h| h.start);
     if env_hits.is_empty() {
         return env_hits;
@@ -337,6 +344,25 @@ fn env_uses(env: &str, ctx: &FileCtx, found: &[Hit]) -> Vec<Hit> {
         })
         .map(|(h, _)| h)
         .collect()
+}
+
+/// Is the name at `at` (`len` bytes) read only to check that it is set: `[ -z "$NAME" ]`,
+/// `[[ -n $NAME ]]`, `test -z "${NAME}"`, or `: "${NAME:?message}"`?
+fn set_check(text: &[u8], at: usize, len: usize) -> bool {
+    let braced = at >= 2 && text[at - 1] == b'{' && text[at - 2] == b'$';
+    let dollar = at >= 1 && text[at - 1] == b'$';
+    if !(braced || dollar) {
+        return false;
+    }
+    let start = if braced { at - 2 } else { at - 1 };
+    let before = text[..start].trim_ascii_end();
+    let before = before.strip_suffix(b"\"").unwrap_or(before).trim_ascii_end();
+    if before.ends_with(b"-z") || before.ends_with(b"-n") {
+        return true;
+    }
+    // `: "${NAME:?…}"`, `: ${NAME:?…}`: the no-op command whose expansion stops the script.
+    let line_start = memchr::memrchr(b'\n', &text[..start]).map_or(0, |i| i + 1);
+    braced && before.get(line_start..) == Some(b":") && text[at + len..].starts_with(b":?")
 }
 
 impl CliFlag {
