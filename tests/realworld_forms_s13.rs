@@ -116,3 +116,113 @@ fn reads_of_the_token_variable_beside_the_flag_are_the_scripts_own() {
         "{found:?}"
     );
 }
+
+/// Child pipelines that programs write, in the forms a fresh sample showed: a shell heredoc
+/// appended to a `.yml` of no telling name, a shell `echo "` over many lines, a Go program
+/// writing one line per `Fprintf`, a C++ builder appending lines to a string, a Python list of
+/// lines, and Python dicts dumped as the configuration. Each job's `strategy: depend` under
+/// `trigger:` and `after_script:` is found where it is written; a GitHub Actions workflow
+/// written the same way is not CI.
+#[test]
+fn ci_configuration_that_programs_write_line_by_line() {
+    let files: [(&str, &str); 7] = [
+        (
+            ".gitlab/trigger-e2e.sh",
+            "#!/usr/bin/env bash\nset -e\ncat <<EOF >e2e.yml\nstages:\n  - e2e\nEOF\nif [ -n \"$RUN_E2E\" ]; then\ncat <<EOF >>e2e.yml\nrun-e2e:\n  stage: e2e\n  trigger:\n    project: acme/e2e-suite\n    strategy: depend\nEOF\nfi\n",
+        ),
+        (
+            "scripts/generate_pipeline.sh",
+            "#!/bin/bash\nfor system in $SYSTEMS; do\n  echo \"\n${system}_run:\n  stage: run\n  tags: [\\\"$system\\\"]\n  script:\n    - echo \\\"run on $system\\\"\n  after_script:\n    - bash scripts/collect.sh\n\" >> child.yml\ndone\n",
+        ),
+        (
+            "internal/pipeline/write.go",
+            "package pipeline\n\nfunc write(buf *bytes.Buffer, stages []string) {\n\tfor i, s := range stages {\n\t\tfmt.Fprintf(buf, \"agent-%d:\\n\", i)\n\t\tfmt.Fprintf(buf, \"  trigger:\\n\")\n\t\tfmt.Fprintf(buf, \"    include: .gitlab/ci/%s.yml\\n\", s)\n\t\tfmt.Fprintf(buf, \"    strategy: depend\\n\")\n\t}\n}\n",
+        ),
+        (
+            "src/planner/ci_builder.hpp",
+            "std::string trigger_job(const Tier& t) {\n  std::string s;\n  s += t.name + \":\\n\";\n  s += \"  stage: tiers\\n\";\n  s += \"  trigger:\\n\";\n  s += \"    include:\\n\";\n  s += \"      - artifact: \" + t.file + \"\\n\";\n  s += \"    strategy: depend\\n\";\n  return s;\n}\n",
+        ),
+        (
+            "ci/build_matrix.py",
+            "TEMPLATE = [\n    \".build:\",\n    \"  stage: build\",\n    \"  script:\",\n    \"    - ./gradlew assemble\",\n    \"  after_script:\",\n    \"    - rm -f key.jks\",\n]\n\nprint(\"\\n\".join(TEMPLATE))\n",
+        ),
+        (
+            "ci/generate_child.py",
+            "import yaml\n\n\ndef trigger_job(name, child):\n    return {\n        f\"trigger:{name}\": {\n            \"stage\": \"deploy\",\n            \"trigger\": {\n                \"include\": [{\"artifact\": child, \"job\": \"generate\"}],\n                \"strategy\": \"depend\",\n            },\n        }\n    }\n\n\nprint(yaml.safe_dump(trigger_job(\"a\", \"a.yml\")))\n",
+        ),
+        (
+            "tools/write_workflow.py",
+            "STEPS = [\n    \"jobs:\",\n    \"  build:\",\n    \"    runs-on: ubuntu-latest\",\n    \"    strategy:\",\n    \"      matrix: {os: [a, b]}\",\n    \"    steps:\",\n    \"      - run: make\",\n]\n",
+        ),
+    ];
+    let found = common::scan_files(&files);
+    let depend = |p: &str| common::lines_of(&found, p, "ci-trigger-strategy-depend");
+    let after = |p: &str| common::lines_of(&found, p, "ci-after-script-cancelled-jobs");
+    assert_eq!(depend(files[0].0), [13], "{found:?}");
+    assert_eq!(after(files[1].0), [9], "{found:?}");
+    assert_eq!(depend(files[2].0), [8], "{found:?}");
+    assert_eq!(depend(files[3].0), [8], "{found:?}");
+    assert_eq!(after(files[4].0), [6], "{found:?}");
+    assert_eq!(depend(files[5].0), [10], "{found:?}");
+    assert!(found.iter().all(|(p, ..)| p != files[6].0), "{found:?}");
+}
+
+/// `strategy: depend` in the other ways code writes it, found by the data's literals alone: a
+/// variable holding a trigger's dict, the gcip library's `TriggerStrategy.DEPEND`. The words
+/// in a comment or another key's value are not.
+#[test]
+fn strategy_depend_however_code_writes_it() {
+    let py = "ci/pipeline_builder.py";
+    let gcip = "ci/pipeline.py";
+    let found = common::scan_files(&[
+        (
+            py,
+            "def trigger_job(stage, artifact, job):\n    rules = make_rules(stage)\n    # 'strategy': 'depend' waits for the child\n    trigger = {\n        'strategy': 'depend',\n        'include': [{'artifact': str(artifact), 'job': job}],\n    }\n    return {'stage': stage, 'trigger': trigger, 'rules': rules, 'note': 'strategy: depend'}\n",
+        ),
+        (
+            gcip,
+            "from gcip import Pipeline, TriggerJob, TriggerStrategy\n\npipeline = Pipeline()\npipeline.add_children(\n    TriggerJob(\n        project=\"team/deploy\",\n        branch=\"main\",\n        strategy=TriggerStrategy.DEPEND,\n    )\n)\npipeline.write_yaml()\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, py, "ci-trigger-strategy-depend"),
+        [5],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, gcip, "ci-trigger-strategy-depend"),
+        [8],
+        "{found:?}"
+    );
+}
+
+/// A shell script whose lines before its `echo "` hold closing quotes at their ends
+/// (`OUT="child.yml"`): the quote that opens the job's text is still told from those that
+/// close. An ID token a job names `CI_JOB_JWT` under `id_tokens:` is the replacement declared,
+/// not the removed variable; reading `$CI_JOB_JWT` in a job without it is.
+#[test]
+fn echo_after_closing_quotes_and_id_tokens_named_like_the_old_token() {
+    let sh = "scripts/gen.sh";
+    let ci = ".gitlab-ci.yml";
+    let found = common::scan_files(&[
+        (
+            sh,
+            "#!/bin/bash\nOUT=\"child.yml\"\necho \"# generated\" > \"$OUT\"\nfor s in $SYSTEMS; do\n  tag=$(echo \"$s\" | sed 's/\"//g')\n  echo \"\n${s}_run:\n  stage: run\n  id_tokens:\n    CI_JOB_JWT:\n      aud: https://ci.example.com\n  script:\n    - ./run.sh\n  after_script:\n    - ./collect.sh\n\" >> \"$OUT\"\ndone\n",
+        ),
+        (
+            ci,
+            "deploy:\n  id_tokens:\n    CI_JOB_JWT:\n      aud: https://vault.example.com\n  script:\n    - vault login -method=jwt jwt=$CI_JOB_JWT\nold:\n  script:\n    - curl -H \"JOB-TOKEN: $CI_JOB_JWT\" https://vault.example.com\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, sh, "ci-after-script-cancelled-jobs"),
+        [14],
+        "{found:?}"
+    );
+    assert!(
+        common::lines_of(&found, sh, "ci-job-jwt").is_empty(),
+        "{found:?}"
+    );
+    let jwt = common::lines_of(&found, ci, "ci-job-jwt");
+    assert!(!jwt.contains(&3) && jwt.contains(&9), "{found:?}");
+}

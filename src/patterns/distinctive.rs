@@ -91,6 +91,9 @@ impl Distinctive {
             // setting, found at its name.
             let name = &self.0;
             hits.retain(|h| !super::cli_flag::value_of_named_entry(text, h.start, name));
+            // An ID token a job names as it likes (`id_tokens:` over `CI_JOB_JWT:`): the
+            // replacement declared, not the variable.
+            hits.retain(|h| !super::variable::declares_an_id_token(text, h.start, h.end));
         }
         hits
     }

@@ -54,6 +54,35 @@ impl PatternKind for Variable {
     }
 
     fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
-        word_hits(&self.name, ctx, WordBytes::Ident)
+        let text = ctx.src.text.as_bytes();
+        let mut hits = word_hits(&self.name, ctx, WordBytes::Ident);
+        hits.retain(|h| !declares_an_id_token(text, h.start, h.end));
+        hits
     }
+}
+
+/// Is the name at `start..end` a key declared under `id_tokens:` (an ID token the job names
+/// as it likes, `CI_JOB_JWT:` with `aud:` below it: the replacement, not the variable)?
+pub(super) fn declares_an_id_token(text: &[u8], start: usize, end: usize) -> bool {
+    if text.get(end) != Some(&b':') {
+        return false;
+    }
+    let line_start = memchr::memrchr(b'\n', &text[..start]).map_or(0, |i| i + 1);
+    let indent = start - line_start;
+    if text[line_start..start].iter().any(|c| !matches!(c, b' ' | b'\t')) || indent == 0 {
+        return false;
+    }
+    // The nearest line above that is less indented and not blank: its key.
+    let mut end_of_prev = line_start;
+    while end_of_prev > 0 {
+        let s = memchr::memrchr(b'\n', &text[..end_of_prev - 1]).map_or(0, |i| i + 1);
+        let line = &text[s..end_of_prev - 1];
+        let ind = line.iter().take_while(|c| matches!(c, b' ' | b'\t')).count();
+        let t = line.trim_ascii();
+        if !t.is_empty() && !t.starts_with(b"#") && ind < indent {
+            return t == b"id_tokens:";
+        }
+        end_of_prev = s;
+    }
+    false
 }

@@ -26,6 +26,10 @@ pub enum Form {
     HclSet,
     /// A Jsonnet program's objects (`key: {`, `key: 'v',`), read as YAML keys.
     JsonnetObject,
+    /// A document a program writes one line per string literal (`Fprintf(buf, "  trigger:\n")`,
+    /// `s += "    strategy: depend\n";`, a list of `"  after_script:",`): each line's
+    /// literal, moved to the line's start.
+    LineStrings,
 }
 
 /// Text of another kind inside a file.
@@ -99,6 +103,9 @@ struct Forms {
     /// The text a PHP file outputs (outside `<?php … ?>`), which can be a CI configuration
     /// it writes: in PHP files.
     php_output: bool,
+    /// Double-quoted strings over many lines (shell's `echo "`, Ruby, PHP), read like the
+    /// multi-line literals of [`Self::code_strings`].
+    double_quoted: bool,
     /// A program named for the CI configuration it renders (`.gitlab-ci.jsonnet`, a
     /// `*gitlab-ci*.libsonnet`, node-gitlab-ci's `.gitlab-ci.ts`): its objects are the
     /// configuration's keys.
@@ -121,6 +128,7 @@ fn forms(path: &str, class: Class) -> Forms {
             hcl: false,
             code_strings: false,
             php_output: false,
+            double_quoted: false,
             jsonnet_ci: false,
         };
     }
@@ -132,6 +140,7 @@ fn forms(path: &str, class: Class) -> Forms {
         hcl: ends(".tf") || ends(".hcl"),
         code_strings: code || class.kind == FileKind::Shell,
         php_output: code && ends(".php"),
+        double_quoted: class.kind == FileKind::Shell || ends(".rb") || ends(".php"),
         jsonnet_ci: code && ci_program(path, ends),
     }
 }
@@ -164,7 +173,9 @@ pub fn markers_in_use(path: &str, class: Class) -> [bool; MARKERS.len()] {
         ": |" | ": >" | "config:" | "valuesObject" => forms.yaml,
         "values" => forms.yaml || forms.hcl,
         "set" | "yamlencode" => forms.hcl,
-        "script:" | "trigger:" => forms.code_strings || forms.php_output || forms.jsonnet_ci,
+        "script:" | "trigger:" => {
+            forms.code_strings || forms.php_output || forms.jsonnet_ci || forms.double_quoted
+        }
         _ => true,
     })
 }
@@ -208,6 +219,12 @@ pub fn regions_with_markers(path: &str, class: Class, text: &str) -> Vec<Region>
     if forms.php_output {
         php_output(text, &mut out);
     }
+    if forms.double_quoted {
+        double_quoted_documents(text, &mut out);
+    }
+    if forms.code_strings {
+        line_string_documents(text, &mut out);
+    }
     if forms.jsonnet_ci {
         out.push(Region {
             start: 0,
@@ -247,6 +264,7 @@ pub fn isolate(text: &str, r: &Region) -> String {
         Form::HclObject => hcl_object_as_yaml(&mut out, r),
         Form::HclSet => hcl_set_as_yaml(&mut out, r),
         Form::JsonnetObject => jsonnet_object_as_yaml(&mut out, r),
+        Form::LineStrings => line_strings_as_yaml(&mut out[r.start..r.end]),
     }
     // Bytes outside the region became ASCII, inside nothing but ASCII was rewritten.
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
@@ -549,6 +567,257 @@ fn code_string_literals(text: &str, out: &mut Vec<Region>) {
     }
 }
 
+/// Double-quoted strings whose text starts on the line after the quote (`echo "` at a line's
+/// end, then a job on each line) and that sniff as CI configuration: a child pipeline a shell
+/// script writes. The string ends at the next quote that no backslash escapes.
+fn double_quoted_documents(text: &str, out: &mut Vec<Region>) {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(j) = memchr::memmem::find(&b[from..], b"\"\n") {
+        let open = from + j;
+        let line_start = memchr::memrchr(b'\n', &b[..open]).map_or(0, |k| k + 1);
+        let opens = !in_double_quotes(&b[line_start.max(from)..open]);
+        from = open + 2;
+        if !opens {
+            continue;
+        }
+        let body_start = open + 1;
+        let mut k = body_start;
+        let close = loop {
+            match memchr::memchr2(b'"', b'\\', &b[k..]) {
+                Some(n) if b[k + n] == b'\\' => k += n + 2,
+                Some(n) => break Some(k + n),
+                None => break None,
+            }
+            if k >= b.len() || k - body_start > CODE_STRING_REACH {
+                break None;
+            }
+        };
+        let Some(close) = close.filter(|c| c - body_start <= CODE_STRING_REACH) else {
+            continue;
+        };
+        from = close + 1;
+        if sniff(&text[body_start..close]) == Some(FileKind::Ci) {
+            out.push(Region {
+                start: body_start,
+                end: close,
+                class: class_of(FileKind::Ci),
+                form: Form::Verbatim,
+            });
+        }
+    }
+}
+
+/// Where the first string literal of a line is (quoted with `"`, `'` or `` ` ``, ending on the
+/// line): the range of its text.
+fn first_literal(line: &[u8]) -> Option<(usize, usize)> {
+    let open = line.iter().position(|c| matches!(c, b'"' | b'\'' | b'`'))?;
+    let q = line[open];
+    let mut k = open + 1;
+    while k < line.len() {
+        match line[k] {
+            b'\\' => k += 2,
+            c if c == q => return Some((open + 1, k)),
+            _ => k += 1,
+        }
+    }
+    None
+}
+
+/// What a line of a document written one line per literal holds ([`line_string_documents`]).
+#[derive(Clone, Copy, PartialEq)]
+enum LineString {
+    /// A YAML line (`  trigger:`, `    - make`, `agent-%d:`): its literal's text.
+    Yaml(usize, usize),
+    /// A key whose name is computed (`s += t.name + ":\n"`): a key of its own.
+    ComputedKey,
+    None,
+}
+
+/// [`LineString`] of one line of code.
+fn line_string(line: &[u8]) -> LineString {
+    let Some((s, mut e)) = first_literal(line) else {
+        return LineString::None;
+    };
+    // The line break the literal ends with (`\n`), written escaped.
+    if line[s..e].ends_with(b"\\n") {
+        e -= 2;
+    }
+    let t = &line[s..e];
+    if t == b":" && line[..s - 1].contains(&b'+') {
+        return LineString::ComputedKey;
+    }
+    let body = t.trim_ascii_start();
+    let key = body
+        .iter()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || b"_-.$%{}/".contains(&c))
+        .count();
+    // A key alone on its line may hold blanks (a job's name, `Build {{ app }}:`).
+    let alone = body.len() > 1
+        && body.ends_with(b":")
+        && !body[..body.len() - 1].contains(&b':')
+        && !body.contains(&b'"');
+    let yaml = body.starts_with(b"- ")
+        || alone
+        || (key > 0
+            && body.get(key) == Some(&b':')
+            && matches!(body.get(key + 1), None | Some(b' ')));
+    if yaml {
+        LineString::Yaml(s, e)
+    } else {
+        LineString::None
+    }
+}
+
+/// Runs of lines of code whose string literals are the lines of a CI configuration a program
+/// writes (at least three such lines, at most two other lines between them), that sniff as CI
+/// once each literal is moved to its line's start ([`Form::LineStrings`]).
+fn line_string_documents(text: &str, out: &mut Vec<Region>) {
+    let b = text.as_bytes();
+    let mut run: Option<(usize, usize, usize)> = None; // (start, end, lines)
+    let mut gap = 0;
+    let mut pos = 0;
+    let flush = |run: Option<(usize, usize, usize)>, out: &mut Vec<Region>| {
+        let Some((start, end, n)) = run else { return };
+        if n < 3 || end - start > CODE_STRING_REACH {
+            return;
+        }
+        let mut doc = b[start..end].to_vec();
+        line_strings_as_yaml(&mut doc);
+        if sniff(&String::from_utf8_lossy(&doc)) == Some(FileKind::Ci) {
+            out.push(Region {
+                start,
+                end,
+                class: class_of(FileKind::Ci),
+                form: Form::LineStrings,
+            });
+        }
+    };
+    while pos < b.len() {
+        let end = memchr::memchr(b'\n', &b[pos..]).map_or(b.len(), |k| pos + k);
+        if line_string(&b[pos..end]) == LineString::None {
+            gap += 1;
+            if gap > 2 {
+                flush(run.take(), out);
+            }
+        } else {
+            gap = 0;
+            // A run starts a line early: where its jobs' keys are indented under a name the
+            // program computes far above, that line is their job ([`line_strings_as_yaml`]).
+            let early = if pos >= 2 {
+                memchr::memrchr(b'\n', &b[..pos - 1]).map_or(0, |k| k + 1)
+            } else {
+                pos
+            };
+            run = Some(match run {
+                Some((s, _, n)) => (s, end, n + 1),
+                None => (early, end, 1),
+            });
+        }
+        pos = end + 1;
+    }
+    flush(run, out);
+}
+
+/// [`Form::LineStrings`]: each line's literal moved to the line's start, unescaped (`\"` is
+/// `"`), the rest of the line blank; a computed key is `_:`, and so is the first line when it
+/// holds no literal and the written lines are all indented (keys of a job named above).
+fn line_strings_as_yaml(text: &mut [u8]) {
+    let indents = text
+        .split(|&c| c == b'\n')
+        .filter_map(|l| match line_string(l) {
+            LineString::Yaml(s, e) => Some(l[s..e].iter().take_while(|&&c| c == b' ').count()),
+            _ => None,
+        });
+    let first_end = memchr::memchr(b'\n', text).unwrap_or(text.len());
+    let job_above = indents.min().is_some_and(|m| m > 0)
+        && line_string(&text[..first_end]) == LineString::None
+        && first_end >= 2;
+    let mut pos = 0;
+    while pos < text.len() {
+        let end = memchr::memchr(b'\n', &text[pos..]).map_or(text.len(), |k| pos + k);
+        let line = &mut text[pos..end];
+        let kind = line_string(line);
+        let mut w = 0;
+        match kind {
+            LineString::Yaml(s, e) => {
+                // A key that starts with a template's `{` or `%` (`f"{name}:"`) would start a
+                // flow mapping or a directive: its first byte is a name's.
+                let first = line[s..e].iter().position(|c| *c != b' ').map(|i| s + i);
+                if let Some(f) = first.filter(|&f| matches!(line[f], b'{' | b'%' | b'[')) {
+                    line[f] = b'_';
+                }
+                let mut k = s;
+                while k < e {
+                    let c = if line[k] == b'\\' && k + 1 < e {
+                        k += 1;
+                        line[k]
+                    } else {
+                        line[k]
+                    };
+                    line[w] = c;
+                    w += 1;
+                    k += 1;
+                }
+            }
+            LineString::ComputedKey => {
+                line[..2].copy_from_slice(b"_:");
+                w = 2;
+            }
+            LineString::None => {}
+        }
+        line[w..]
+            .iter_mut()
+            .filter(|c| **c != b'\r')
+            .for_each(|c| *c = b' ');
+        if matches!(kind, LineString::Yaml(..)) {
+            blank_unsafe_value(&mut line[..w]);
+        }
+        if pos == 0 && job_above {
+            line[..2].copy_from_slice(b"_:");
+        }
+        pos = end + 1;
+    }
+}
+
+/// A value of a written line that the program completes (`job: \"` + name + `\"`) or that YAML
+/// reads otherwise than the program meant (`- **/*`, an alias): blank, the key kept, so that
+/// one such line does not make the whole document unreadable.
+fn blank_unsafe_value(line: &mut [u8]) {
+    let body = line.iter().position(|c| *c != b' ').unwrap_or(line.len());
+    let value = if line[body..].starts_with(b"- ") {
+        body + 2
+    } else {
+        match memchr::memmem::find(&line[body..], b": ") {
+            Some(k) => body + k + 2,
+            None => return,
+        }
+    };
+    let v = line[value..].trim_ascii();
+    let odd = |q: u8| v.iter().filter(|&&c| c == q).count() % 2 == 1;
+    let unsafe_start = v.first().is_some_and(|c| b"*&!|>@%`".contains(c));
+    if odd(b'"') || odd(b'\'') || unsafe_start {
+        line[value..].iter_mut().for_each(|c| *c = b' ');
+    }
+}
+
+/// Does the text of a shell line before a `"` leave it inside double quotes (so that the `"`
+/// closes a string rather than opens one)? Single-quoted text and escapes are skipped.
+fn in_double_quotes(before: &[u8]) -> bool {
+    let (mut double, mut single) = (false, false);
+    let mut k = 0;
+    while k < before.len() {
+        match before[k] {
+            b'\\' if !single => k += 1,
+            b'\'' if !double => single = !single,
+            b'"' if !single => double = !double,
+            _ => {}
+        }
+        k += 1;
+    }
+    double
+}
+
 /// The text a PHP file outputs, between a `?>` and the next `<?php` (its `<?= … ?>` echoes
 /// read as part of their lines), that sniffs as CI configuration: a pipeline the file renders
 /// (`generate-pipeline.php` whose output is a child pipeline's configuration).
@@ -680,7 +949,10 @@ fn heredocs(text: &str, hcl: bool, out: &mut Vec<Region>) {
         let body = &text[body_start..end];
         let kind = target_kind(&head)
             .map(|k| match k {
-                FileKind::Yaml => sniff(body).filter(|k| *k == FileKind::Helm).unwrap_or(k),
+                // A `.yml` of no telling name (`>> e2e.yml`): what its text is.
+                FileKind::Yaml => sniff(body)
+                    .filter(|k| matches!(k, FileKind::Helm | FileKind::Ci))
+                    .unwrap_or(k),
                 k => k,
             })
             .or_else(|| (hcl && head.contains("values")).then_some(FileKind::Helm))
