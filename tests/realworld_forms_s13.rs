@@ -226,3 +226,20 @@ fn echo_after_closing_quotes_and_id_tokens_named_like_the_old_token() {
     let jwt = common::lines_of(&found, ci, "ci-job-jwt");
     assert!(!jwt.contains(&3) && jwt.contains(&9), "{found:?}");
 }
+
+/// A Vue component's bound attribute holds code: `merge_status` compared there with a value
+/// only the platform's field takes is the field. The same words in a plain attribute's text are
+/// not.
+#[test]
+fn a_bound_attribute_of_a_template_is_code() {
+    let vue = "src/components/MergeRequestItem.vue";
+    let found = common::scan_files(&[(
+        vue,
+        "<template>\n  <li\n    :class=\"mr.merge_status === 'can_be_merged' ?\n    'item item-ok' : 'item'\"\n    title=\"merge_status === 'can_be_merged' means no conflicts\"\n  >\n    {{ mr.title }}\n  </li>\n</template>\n\n<script>\nexport default { props: ['mr'] }\n</script>\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, vue, "mr-merge-status"),
+        [3],
+        "{found:?}"
+    );
+}

@@ -420,11 +420,33 @@ fn in_string_on_its_line(text: &str, at: usize) -> bool {
     {
         start += code;
     }
+    // A template's bound attribute (Vue's `:class="…"`, `v-if="…"`, `@click="…"`, Angular's
+    // `[class]="…"`, `*ngIf="…"`) holds an expression of code, not a string.
+    if let Some(eq) = text[start..at].rfind("=\"")
+        && bound_attribute(&text.as_bytes()[start..start + eq])
+    {
+        start += eq + 2;
+    }
     let b = &text.as_bytes()[start..at];
     let quotes = (0..b.len())
         .filter(|&i| b[i] == b'"' && (i == 0 || b[i - 1] != b'\\'))
         .count();
     quotes % 2 == 1
+}
+
+/// Does the text before a `="` end in the name of a template attribute bound to an expression
+/// (`:class`, `v-if`, `@click`, `[class]`, `(click)`, `*ngIf`)?
+fn bound_attribute(before: &[u8]) -> bool {
+    let n = before
+        .iter()
+        .rev()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || b":@-_.[]()*".contains(&c))
+        .count();
+    let name = &before[before.len() - n..];
+    n > 1
+        && before.len() > n
+        && before[before.len() - n - 1].is_ascii_whitespace()
+        && (matches!(name[0], b':' | b'@' | b'[' | b'(' | b'*') || name.starts_with(b"v-"))
 }
 
 /// Where the field at `at..end` starts with its own quotes: a quoted key (`{"merge_status":
