@@ -243,3 +243,31 @@ fn a_bound_attribute_of_a_template_is_code() {
         "{found:?}"
     );
 }
+
+/// A loop variable of no telling name read for the platform's own numbering of merge requests
+/// (`c["iid"]`) holds one: its `merged_by` is the removed field. A GitHub pull request read the
+/// same way (`c["number"]`, `merged_by.login`) is not.
+#[test]
+fn a_variable_read_for_iid_holds_a_merge_request() {
+    let gl = "reports/management/commands/crawl.py";
+    let gh = "reports/management/commands/crawl_github.py";
+    let found = common::scan_files(&[
+        (
+            gl,
+            "from reports.clients import Gitlab\n\n\ndef rows(merges):\n    for c in merges:\n        yield {\n            \"merge_id\": c[\"iid\"],\n            \"title\": c[\"title\"],\n            \"reviewer\": c[\"merged_by\"][\"username\"],\n        }\n",
+        ),
+        (
+            gh,
+            "from reports.clients import GitHub\n\n\ndef rows(pulls):\n    for c in pulls:\n        yield {\n            \"merge_id\": c[\"number\"],\n            \"reviewer\": c[\"merged_by\"][\"login\"],\n        }\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, gl, "mr-merged-by"),
+        [9],
+        "{found:?}"
+    );
+    assert!(
+        common::lines_of(&found, gh, "mr-merged-by").is_empty(),
+        "{found:?}"
+    );
+}

@@ -672,11 +672,74 @@ impl ResourceField {
             || declared_type(text, r, at).is_some_and(|t| self.resource.names_type(t))
             || stream_element(text, r, at).is_some_and(|c| self.resource.names_variable(c))
             || (bound_from_resource_call(text, r, d, self.resource) && !written_to(text, end))
+            || (snake && reads_own_member_near(text, r, at, self.resource))
             || (snake
                 && quoted
                 && !event_words(r)
                 && enclosing_class(text, at).is_some_and(|c| self.resource.names_type(c)))
     }
+}
+
+/// Is the variable `r` also read, near `at`, for the member only the platform's object of this
+/// kind has (`c["iid"]`, `c.get('iid')`, `c.iid`: the platform numbers merge requests within
+/// their project)? Then it holds one, whatever its name (`for c in merges:`).
+fn reads_own_member_near(text: &str, r: &str, at: usize, resource: Resource) -> bool {
+    let Some(member) = resource.own_member() else {
+        return false;
+    };
+    let name = member.trim_start_matches('.');
+    let near = &text[same_block_around(text, at, 12)];
+    let forms = [
+        format!("{r}[\"{name}\"]"),
+        format!("{r}['{name}']"),
+        format!("{r}.get(\"{name}\""),
+        format!("{r}.get('{name}'"),
+        format!("{r}[:{name}]"),
+        format!("{r}.{name}"),
+    ];
+    forms.iter().any(|f| {
+        near.match_indices(f.as_str()).any(|(i, _)| {
+            let before = near[..i].bytes().next_back();
+            let after = near.as_bytes().get(i + f.len());
+            !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
+                && !after.is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        })
+    })
+}
+
+/// The lines around `at`, at most `reach` each way, that do not cross the start of another
+/// function or class (`def `, `class `, `func `, `function `, `fn `).
+fn same_block_around(text: &str, at: usize, reach: usize) -> std::ops::Range<usize> {
+    let b = text.as_bytes();
+    let starts_block = |line: &[u8]| {
+        let t = line.trim_ascii_start();
+        let t = t.strip_prefix(b"async ").unwrap_or(t);
+        let t = t.strip_prefix(b"export ").unwrap_or(t);
+        [&b"def "[..], b"class ", b"func ", b"function ", b"fn "]
+            .iter()
+            .any(|k| t.starts_with(k))
+    };
+    let line_start = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
+    let mut start = line_start;
+    for _ in 0..reach {
+        if start == 0 || starts_block(&b[start..memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |i| start + i)]) {
+            break;
+        }
+        let prev = memchr::memrchr(b'\n', &b[..start - 1]).map_or(0, |i| i + 1);
+        start = prev;
+    }
+    let mut end = memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |i| at + i);
+    for _ in 0..reach {
+        if end >= b.len() {
+            break;
+        }
+        let next_end = memchr::memchr(b'\n', &b[end + 1..]).map_or(b.len(), |i| end + 1 + i);
+        if starts_block(&b[end + 1..next_end]) {
+            break;
+        }
+        end = next_end;
+    }
+    start..end
 }
 
 /// Does a variable's name say it holds an event's or webhook's object (`event`, `hook`,
