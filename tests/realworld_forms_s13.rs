@@ -271,3 +271,19 @@ fn a_variable_read_for_iid_holds_a_merge_request() {
         "{found:?}"
     );
 }
+
+/// A heredoc whose word follows a blank (`cat << EOF`), printing the runner chart's values from
+/// a shell function: read as the values it holds.
+#[test]
+fn a_heredoc_word_after_a_blank() {
+    let sh = "scripts/generate-values.sh";
+    let found = common::scan_files(&[(
+        sh,
+        "#!/bin/bash\ngenerate_runner_values() {\n    cat << EOF\n# runner chart values\ngitlabUrl: ${GITLAB_URL}\nrunnerRegistrationToken: \"${RUNNER_REGISTRATION_TOKEN}\"\nconcurrent: 10\nEOF\n}\ngenerate_runner_values > values.yaml\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, sh, "helm-runner-registration-token"),
+        [6],
+        "{found:?}"
+    );
+}

@@ -894,6 +894,10 @@ fn heredocs(text: &str, hcl: bool, out: &mut Vec<Region>) {
         if matches!(b.get(i), Some(b'-' | b'~')) {
             i += 1;
         }
+        // `cat << EOF`: the word may follow a blank.
+        while matches!(b.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
         let quote = match b.get(i) {
             Some(&q @ (b'\'' | b'"')) => {
                 i += 1;
