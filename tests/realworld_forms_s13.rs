@@ -287,3 +287,19 @@ fn a_heredoc_word_after_a_blank() {
         "{found:?}"
     );
 }
+
+/// A deploy script that keeps the chart's value in a shell variable of the same camel-cased
+/// name: the assignment is the script's own; the `--set` that hands it to the chart is the use.
+#[test]
+fn a_shell_variable_named_like_a_chart_value() {
+    let sh = "gitlab-runner/deploy.sh";
+    let found = common::scan_files(&[(
+        sh,
+        "#!/bin/bash\ngitlabUrl=$1\nrunnerRegistrationToken=$2\noverride=\"--set gitlabUrl=$gitlabUrl --set runnerRegistrationToken=$runnerRegistrationToken\"\nhelm upgrade --install runner gitlab/gitlab-runner $override\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, sh, "helm-runner-registration-token"),
+        [4],
+        "{found:?}"
+    );
+}

@@ -79,6 +79,12 @@ impl Distinctive {
             // system (`data-testid="…"`, `/run/secrets/…:ro`).
             hits.retain(|h| key_written_or_referred(text, h.start, h.end));
         }
+        // A chart value's camel-cased name assigned at a shell line's start
+        // (`runnerRegistrationToken=$2`) is the script's own variable; what it is handed to
+        // (`--set runnerRegistrationToken=$runnerRegistrationToken`) is the value.
+        if ctx.src.class.kind == FileKind::Shell && self.0.bytes().any(|c| c.is_ascii_lowercase()) {
+            hits.retain(|h| !shell_assignment(text, h.start, h.end));
+        }
         // An upper-case name called (`REGISTER_LOCKED(a, n)`) is a macro or a function, not
         // the environment variable.
         if self.0.bytes().all(|c| !c.is_ascii_lowercase()) {
@@ -97,6 +103,17 @@ impl Distinctive {
         }
         hits
     }
+}
+
+/// Is the word at `start..end` a shell variable assigned at its line's start (`name=…`,
+/// `export name=…`, `local name=…`)?
+fn shell_assignment(text: &[u8], start: usize, end: usize) -> bool {
+    if text.get(end) != Some(&b'=') {
+        return false;
+    }
+    let line_start = memchr::memrchr(b'\n', &text[..start]).map_or(0, |i| i + 1);
+    let lead = text[line_start..start].trim_ascii();
+    matches!(lead, b"" | b"export" | b"local" | b"declare" | b"readonly")
 }
 
 /// Is the word at `start..end` written as a key (followed by `:` or `=`, after its closing
