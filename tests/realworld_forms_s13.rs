@@ -303,3 +303,18 @@ fn a_shell_variable_named_like_a_chart_value() {
         "{found:?}"
     );
 }
+
+/// A flag alone at the start of a line of an array's items (`--run-untagged="true"` in
+/// `register_cmd+=(`) is the command's argument, not a shell variable assigned.
+#[test]
+fn a_flag_at_a_lines_start_is_no_assignment() {
+    let sh = "scripts/gitlab-runner.sh";
+    let found = common::scan_files(&[(
+        sh,
+        "#!/bin/bash\nregister_cmd=(\n  sudo gitlab-runner register --non-interactive\n  --url \"$CI_SERVER_URL\"\n  --registration-token \"$TOKEN\"\n)\nregister_cmd+=(\n  --run-untagged=\"true\"\n)\n\"${register_cmd[@]}\"\n",
+    )]);
+    assert!(
+        common::lines_of(&found, sh, "runner-register-server-side-arguments").contains(&8),
+        "{found:?}"
+    );
+}

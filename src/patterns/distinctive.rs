@@ -82,7 +82,10 @@ impl Distinctive {
         // A chart value's camel-cased name assigned at a shell line's start
         // (`runnerRegistrationToken=$2`) is the script's own variable; what it is handed to
         // (`--set runnerRegistrationToken=$runnerRegistrationToken`) is the value.
-        if ctx.src.class.kind == FileKind::Shell && self.0.bytes().any(|c| c.is_ascii_lowercase()) {
+        if ctx.src.class.kind == FileKind::Shell
+            && self.0.bytes().any(|c| c.is_ascii_lowercase())
+            && self.0.bytes().all(is_ident_byte)
+        {
             hits.retain(|h| !shell_assignment(text, h.start, h.end));
         }
         // An upper-case name called (`REGISTER_LOCKED(a, n)`) is a macro or a function, not
