@@ -318,3 +318,32 @@ fn a_flag_at_a_lines_start_is_no_assignment() {
         "{found:?}"
     );
 }
+
+/// Two more ways programs write child pipelines: a Python template whose `"""\` escapes the
+/// line break after the quote, and jobs appended line by line under an `if` each, with their
+/// trigger in flow style (`trigger: { include: …, strategy: depend }`).
+#[test]
+fn python_templates_and_flow_style_triggers_written_by_code() {
+    let tpl = "ci/generate_pipeline.py";
+    let lines = "security/rendering/child_pipeline.py";
+    let found = common::scan_files(&[
+        (
+            tpl,
+            "JOB = \"\"\"\\\ntest-__SHA__:\n  stage: test\n  script:\n    - ./run.sh __SHA__\n  after_script:\n    - ./collect.sh\n\"\"\"\n\nprint(JOB.replace(\"__SHA__\", sha))\n",
+        ),
+        (
+            lines,
+            "def render(plan):\n    lines = []\n    lines.append(\"stages:\")\n    lines.append(\"  - security\")\n    lines.append(\"\")\n\n    if \"sast\" in plan.jobs:\n        lines.append(\"sast:\")\n        lines.append(\"  stage: security\")\n        lines.append('  trigger: { include: [ { local: \"/scans/sast.yml\" } ], strategy: depend }')\n        lines.append(\"\")\n    return \"\\n\".join(lines)\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, tpl, "ci-after-script-cancelled-jobs"),
+        [6],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, lines, "ci-trigger-strategy-depend"),
+        [10],
+        "{found:?}"
+    );
+}

@@ -505,7 +505,12 @@ fn sniff(body: &str) -> Option<FileKind> {
 fn trigger_job(ls: &[Line]) -> bool {
     let mut it = ls.iter().filter(|l| !blank(l)).peekable();
     while let Some(l) = it.next() {
-        if l.text.trim() == "trigger:"
+        // `trigger: { include: …, strategy: depend }`: the same in flow style.
+        let t = l.text.trim();
+        if t.starts_with("trigger: {") && (t.contains("include:") || t.contains("project:")) {
+            return true;
+        }
+        if t == "trigger:"
             && let Some(next) = it.peek()
         {
             let t = next.text.trim_start();
@@ -533,11 +538,18 @@ fn code_string_literals(text: &str, out: &mut Vec<Region>) {
         let mut last: Option<usize> = None;
         while let Some(j) = memchr::memmem::find(&b[from..], quote) {
             let open = from + j;
-            let body_start = open + quote.len();
+            let mut body_start = open + quote.len();
             let Some(k) = memchr::memmem::find(&b[body_start..], quote) else {
                 break;
             };
-            let close = body_start + k;
+            // A backslash right after the quote escapes the line break (Python's `"""\`): the
+            // text starts on the next line.
+            if b.get(body_start) == Some(&b'\\')
+                && matches!(b.get(body_start + 1), Some(b'\n' | b'\r'))
+            {
+                body_start += 1;
+            }
+            let close = open + quote.len() + k;
             let after_previous = from;
             from = close + quote.len();
             // A configuration spliced with values (`` `…token ` + token + `\n…` ``): the next
@@ -670,7 +682,8 @@ fn line_string(line: &[u8]) -> LineString {
 }
 
 /// Runs of lines of code whose string literals are the lines of a CI configuration a program
-/// writes (at least three such lines, at most two other lines between them), that sniff as CI
+/// writes (at least three such lines, at most three other lines between them: an `if` over a
+/// job and a blank line written before it), that sniff as CI
 /// once each literal is moved to its line's start ([`Form::LineStrings`]).
 fn line_string_documents(text: &str, out: &mut Vec<Region>) {
     let b = text.as_bytes();
@@ -697,7 +710,7 @@ fn line_string_documents(text: &str, out: &mut Vec<Region>) {
         let end = memchr::memchr(b'\n', &b[pos..]).map_or(b.len(), |k| pos + k);
         if line_string(&b[pos..end]) == LineString::None {
             gap += 1;
-            if gap > 2 {
+            if gap > 3 {
                 flush(run.take(), out);
             }
         } else {
