@@ -72,9 +72,13 @@ pub(super) fn declares_an_id_token(text: &[u8], start: usize, end: usize) -> boo
     if text[line_start..start].iter().any(|c| !matches!(c, b' ' | b'\t')) || indent == 0 {
         return false;
     }
-    // The nearest line above that is less indented and not blank: its key.
+    // The nearest line above that is less indented and not blank: its key (a bounded way up:
+    // thousands of keys of one indentation are not each walked back over all the others).
     let mut end_of_prev = line_start;
-    while end_of_prev > 0 {
+    for _ in 0..64 {
+        if end_of_prev == 0 {
+            break;
+        }
         let s = memchr::memrchr(b'\n', &text[..end_of_prev - 1]).map_or(0, |i| i + 1);
         let line = &text[s..end_of_prev - 1];
         let ind = line.iter().take_while(|c| matches!(c, b' ' | b'\t')).count();

@@ -966,6 +966,9 @@ fn reach(b: &[u8], end: usize, extent: Extent) -> Option<usize> {
     }
 }
 
+/// How far after a `\ ` a comment's line end is looked for ([`skip_blanks`]).
+const COMMENT_REACH: usize = 256;
+
 /// Does this line end in a continuation with a comment after it (`--executor docker \\ # why`)?
 /// Neither the shell nor Docker continue it (the `\\` escapes the blank), but its author meant
 /// the next line as the command's, and so it is read.
@@ -1914,8 +1917,13 @@ fn skip_blanks(b: &[u8], mut i: usize, folded: Option<usize>) -> usize {
                 i += 3
             }
             Some(b'\\') if matches!(b.get(i + 1), Some(b' ' | b'\t')) => {
-                let end = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |k| i + k);
-                if end == b.len() || !commented_continuation(&b[i..end]) {
+                // Only a short comment is read for (a long line of `\ ` words is not read to its
+                // end for each).
+                let reach = (i + COMMENT_REACH).min(b.len());
+                let Some(end) = memchr::memchr(b'\n', &b[i..reach]).map(|k| i + k) else {
+                    break;
+                };
+                if !commented_continuation(&b[i..end]) {
                     break;
                 }
                 i = end + 1;
