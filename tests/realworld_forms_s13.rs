@@ -347,3 +347,19 @@ fn python_templates_and_flow_style_triggers_written_by_code() {
         "{found:?}"
     );
 }
+
+/// A PHP script that writes trigger jobs with a heredoc (`<<<FILE_CONTENT` … `FILE_CONTENT .
+/// "\n\n";`): the heredoc is read as the CI configuration it holds.
+#[test]
+fn a_php_heredoc_that_writes_trigger_jobs() {
+    let php = ".gitlab/generate-packages-pipelines.php";
+    let found = common::scan_files(&[(
+        php,
+        "<?php declare(strict_types=1);\n\n$ci = '';\nforeach (['a', 'b'] as $package) {\n    $ci .= <<<FILE_CONTENT\npackage-$package:\n  trigger:\n    include: \"packages/$package/.gitlab-ci.yml\"\n    strategy: depend\nFILE_CONTENT . \"\\n\\n\";\n}\nfile_put_contents(__DIR__ . '/generated.yml', $ci);\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, php, "ci-trigger-strategy-depend"),
+        [9],
+        "{found:?}"
+    );
+}

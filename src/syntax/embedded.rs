@@ -134,7 +134,7 @@ fn forms(path: &str, class: Class) -> Forms {
     }
     Forms {
         yaml: is_yaml_kind(class.kind),
-        heredocs: !code || ends(".rb") || ends(".rake"),
+        heredocs: !code || ends(".rb") || ends(".rake") || ends(".php"),
         nix_strings: ends(".nix"),
         ruby_percent_strings: code,
         hcl: ends(".tf") || ends(".hcl"),
@@ -904,7 +904,9 @@ fn heredocs(text: &str, hcl: bool, out: &mut Vec<Region>) {
             continue;
         }
         let mut i = at + 2;
-        if matches!(b.get(i), Some(b'-' | b'~')) {
+        // PHP's heredoc and nowdoc: `<<<ID`, `<<<"ID"`, `<<<'ID'`.
+        let php = b.get(i) == Some(&b'<');
+        if php || matches!(b.get(i), Some(b'-' | b'~')) {
             i += 1;
         }
         // `cat << EOF`: the word may follow a blank.
@@ -951,7 +953,11 @@ fn heredocs(text: &str, hcl: bool, out: &mut Vec<Region>) {
         let mut pos = body_start;
         for raw in text[body_start..].split_inclusive('\n') {
             let t = raw.trim();
-            if t == ident || (t.starts_with(ident) && t[ident.len()..].starts_with([')', '.'])) {
+            // (PHP's closing word may go on with the expression: `ID . "\n";`, `ID;`.)
+            if t == ident
+                || (t.starts_with(ident) && t[ident.len()..].starts_with([')', '.']))
+                || (php && t.starts_with(ident) && t[ident.len()..].starts_with([';', ',', ' ']))
+            {
                 end = Some(pos);
                 break;
             }
