@@ -621,19 +621,11 @@ fn double_quoted_documents(text: &str, out: &mut Vec<Region>) {
 }
 
 /// Where the first string literal of a line is (quoted with `"`, `'` or `` ` ``, ending on the
-/// line): the range of its text.
+/// line, as [`super::rest::string_literal_bytes`] reads them): the range of its text.
 fn first_literal(line: &[u8]) -> Option<(usize, usize)> {
-    let open = line.iter().position(|c| matches!(c, b'"' | b'\'' | b'`'))?;
-    let q = line[open];
-    let mut k = open + 1;
-    while k < line.len() {
-        match line[k] {
-            b'\\' => k += 2,
-            c if c == q => return Some((open + 1, k)),
-            _ => k += 1,
-        }
-    }
-    None
+    super::rest::string_literal_bytes(line)
+        .next()
+        .map(|(open, close)| (open + 1, close))
 }
 
 /// What a line of a document written one line per literal holds ([`line_string_documents`]).

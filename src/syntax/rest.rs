@@ -450,7 +450,11 @@ fn joined_strings_near(text: &str, at: usize) -> Vec<(usize, usize, String)> {
 /// closing one). A backslash escapes the next byte; a quote that does not close on its line
 /// opens nothing.
 fn string_literals(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let b = text.as_bytes();
+    string_literal_bytes(text.as_bytes())
+}
+
+/// [`string_literals`] of bytes.
+pub(crate) fn string_literal_bytes(b: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
     let mut i = 0;
     std::iter::from_fn(move || {
         while i < b.len() {
