@@ -509,7 +509,9 @@ fn list_arguments(
                         text.get(after),
                         None | Some(b' ' | b'\t' | b'\n' | b'\r' | b'=' | b'"' | b'\'' | b')')
                     )
-                    && handed.is(name, || handed_to(text, name, words));
+                    && handed.is(name, || {
+                        handed_to(text, name, words) || array_holds(text, name, words)
+                    });
             }
             if quoted
                 && matches!(quote, b'"' | b'\'' | b'`')
@@ -673,6 +675,10 @@ fn gathered_at(text: &[u8], at: usize) -> Option<&[u8]> {
         return None; // a line longer than the bound: its start is not read
     }
     let mut line = &text[start..at];
+    // An element line of an array written over several lines (`ARGS+=(` … `--tag-list "$T"` … `)`).
+    if line.iter().all(|&c| c == b' ' || c == b'\t') {
+        return open_array_above(text, start);
+    }
     // Most flags are on a command's line: neither an assignment nor `set --` before them.
     if memchr::memchr(b'=', line).is_none() && !line.windows(7).any(|w| w == b"set -- ") {
         return None;
@@ -697,6 +703,67 @@ fn gathered_at(text: &[u8], at: usize) -> Option<&[u8]> {
     let rest = &line[n..];
     (n > 0 && !line[0].is_ascii_digit() && (rest.starts_with(b"=") || rest.starts_with(b"+=")))
         .then_some(&line[..n])
+}
+
+/// How many lines above an array's element its opening line (`ARGS+=(`) is looked for.
+const ARRAY_REACH: usize = 32;
+
+/// The name of the shell array whose opening line (`ARGS=(`, `ARGS+=(`, `local args=(`, alone
+/// on its line) is above the line starting at `start`, with only element lines between (none
+/// holding `)` or `=(`). Read back at most [`ARRAY_REACH`] lines of at most [`STRING_REACH`]
+/// bytes each.
+fn open_array_above(text: &[u8], start: usize) -> Option<&[u8]> {
+    let mut end = start;
+    for _ in 0..ARRAY_REACH {
+        if end == 0 {
+            return None;
+        }
+        let s = line_start_within(text, end - 1, STRING_REACH);
+        if s > 0 && text[s - 1] != b'\n' {
+            return None;
+        }
+        let line = text[s..end - 1].trim_ascii();
+        end = s;
+        if let Some(open) = line.strip_suffix(b"(") {
+            let open = open.strip_suffix(b"=")?;
+            let open = open.strip_suffix(b"+").unwrap_or(open);
+            let name = open.rsplit(|&c| c == b' ' || c == b'\t').next()?;
+            let ident = !name.is_empty()
+                && !name[0].is_ascii_digit()
+                && name.iter().all(|&c| is_ident_byte(c));
+            return ident.then_some(name);
+        }
+        if line.contains(&b')') || line.windows(2).any(|w| w == b"=(") {
+            return None;
+        }
+    }
+    None
+}
+
+/// Does the shell array `name` hold one of `words` where it is first written over lines
+/// (`ARGS=(` ⏎ `gitlab-runner register` …)? Each opening is read up to its `)`, at most
+/// [`ARRAY_REACH`] lines.
+fn array_holds(text: &[u8], name: &[u8], words: &[&str]) -> bool {
+    let mut open = Vec::with_capacity(name.len() + 2);
+    open.extend_from_slice(name);
+    open.extend_from_slice(b"=(");
+    memchr::memmem::find_iter(text, &open).any(|at| {
+        let before_ok = at == 0 || !is_ident_byte(text[at - 1]);
+        let mut body = &text[at + open.len()..];
+        let mut lines = 0;
+        let end = body
+            .iter()
+            .position(|&c| {
+                lines += usize::from(c == b'\n');
+                c == b')' || lines > ARRAY_REACH
+            })
+            .unwrap_or(body.len());
+        body = &body[..end];
+        before_ok
+            && words
+                .iter()
+                .any(|w| memchr::memmem::find(body, w.as_bytes()).is_some())
+    })
 }
 
 /// Is the variable `name` (`@`: the positional arguments) expanded on a line that also holds
