@@ -67,14 +67,15 @@ fn go_client_of_its_own() {
     ]);
 }
 
-/// Python: a path over adjacent f-strings, `mr.get("merge_status")`, `mr["merged_by"]…`, an
+/// Python: a path over adjacent f-strings (reported on the line of the literal that names the
+/// endpoint), `mr.get("merge_status")`, `mr["merged_by"]…`, an
 /// argument list with `--registration-token`; `merge_request.merge_status` in a file whose
 /// docstring links a GitHub repository; python-gitlab's declared `filepath` of release links and
 /// the registration token handed to `runners.create`.
 #[test]
 fn python_forms() {
     assert_found(&[
-        ("mr_review.py", 8, "mr-changes-endpoint"),
+        ("mr_review.py", 9, "mr-changes-endpoint"),
         ("mr_review.py", 16, "mr-merge-status"),
         ("mr_review.py", 18, "mr-merged-by"),
         ("mr_review.py", 22, "runner-registration-token"),
@@ -189,7 +190,7 @@ fn nothing_else_is_reported() {
         ("mrclient.go", 54, "runner-registration-token"),
         ("mrclient.go", 54, "runner-register-server-side-arguments"),
         ("models/gitlabMergeRequest.go", 10, "mr-merge-status"),
-        ("mr_review.py", 8, "mr-changes-endpoint"),
+        ("mr_review.py", 9, "mr-changes-endpoint"),
         ("mr_review.py", 16, "mr-merge-status"),
         ("mr_review.py", 18, "mr-merged-by"),
         ("mr_review.py", 22, "runner-registration-token"),

@@ -535,7 +535,7 @@ impl ResourceField {
         // handed the library's objects by its caller imports nothing and may name nothing.
         let file_shows = !out.is_empty()
             || ev.platform().iter().any(|w| ctx.contains(w))
-            || self.resource.own_member().is_some_and(|m| ctx.contains(m))
+            || self.resource.own_member().is_some_and(|m| reads_member_by_name(ctx, m))
             || path.is_some_and(|p| ctx.contains(p) && shows(text))
             || path_names_platform(ctx.src.path);
         if !file_shows {
@@ -678,6 +678,20 @@ impl ResourceField {
                 && !event_words(r)
                 && enclosing_class(text, at).is_some_and(|c| self.resource.names_type(c)))
     }
+}
+
+/// Does the file read the member only the platform's object of a kind has (`.iid`), as a member
+/// or by name (`c["iid"]`, `c.get('iid')`, `c[:iid]`)?
+fn reads_member_by_name(ctx: &FileCtx, member: &str) -> bool {
+    let name = member.trim_start_matches('.');
+    ctx.contains(member)
+        || ["[\"", "['", "(\"", "('"]
+            .iter()
+            .any(|open| {
+                let close = if open.ends_with('"') { '"' } else { '\'' };
+                ctx.contains(&format!("{open}{name}{close}"))
+            })
+        || ctx.contains(&format!("[:{name}]"))
 }
 
 /// Is the variable `r` also read, near `at`, for the member only the platform's object of this

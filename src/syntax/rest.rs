@@ -1684,6 +1684,9 @@ fn joined_at<'a>(win: &'a str, ws: usize, at: usize, needle: &str, push: Push<'_
         let Some(k) = joined.find(needle) else {
             continue;
         };
+        // Over lines, the finding is where the segment that names the endpoint is written
+        // (`"/changes"` below `f"…/merge_requests/{iid}"`).
+        let start = &piece_start(win, *start, at);
         if relative_start(joined) {
             let full = format!("/{joined}");
             push(win, ws, *start, *end, &url_at(&full, k + 1), true);
@@ -1692,6 +1695,18 @@ fn joined_at<'a>(win: &'a str, ws: usize, at: usize, needle: &str, push: Push<'_
         }
     }
     covered
+}
+
+/// Where the literal holding `at` starts, when a string joined from `start` reaches it over
+/// lines: its line's first quote before `at` (else `start`).
+fn piece_start(win: &str, start: usize, at: usize) -> usize {
+    let Some(nl) = win[start..at].rfind('\n') else {
+        return start;
+    };
+    let line = start + nl + 1;
+    win[line..at]
+        .find(['"', '\'', '`'])
+        .map_or(start, |q| line + q)
 }
 
 /// A template's last segment written as a quoted argument of its own at `abs`: the path the
