@@ -52,3 +52,71 @@ fn a_path_joined_over_lines_is_reported_where_the_endpoint_is_named() {
         "{found:?}"
     );
 }
+
+/// The register command's arguments gathered in a double-quoted string continued over lines
+/// (`args="--non-interactive \` ⏎ `--tag-list '${TAGS}' \` …) and run by `eval "gitlab-runner
+/// register ${args}"`: each removed flag on its own line is a use. The variables the script
+/// needs, listed in a message on the terminal's error stream, are not.
+#[test]
+fn flags_in_a_string_continued_over_lines() {
+    let sh = "runner/register.sh";
+    let found = common::scan_files(&[(
+        sh,
+        "#!/bin/bash\nif [ -z \"$CI_SERVER_URL\" ] || [ -z \"$REGISTRATION_TOKEN\" ]; then\n    echo \"missing variables:\" >&2\n    echo \"  - REGISTRATION_TOKEN\" >&2\n    exit 1\nfi\nargs=\"--non-interactive \\\n    --url '${CI_SERVER_URL}' \\\n    --registration-token '${REGISTRATION_TOKEN}' \\\n    --executor 'docker' \\\n    --tag-list '${RUNNER_TAGS:-docker}' \\\n    --locked='false' \\\n    --access-level='not_protected'\"\neval \"gitlab-runner register ${args}\"\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, sh, "runner-register-server-side-arguments"),
+        [11, 12, 13],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, sh, "runner-registration-token"),
+        [9],
+        "{found:?}"
+    );
+}
+
+/// A Chef recipe named for what it installs (`recipes/gitlab.rb`) is Ruby code, not Omnibus
+/// settings: the register command in its `execute` resource is found.
+#[test]
+fn a_chef_recipe_named_gitlab_rb_is_code() {
+    let rb = "cookbooks/ci/recipes/gitlab.rb";
+    let found = common::scan_files(&[(
+        rb,
+        "token = node['gitlab']['runner_token']\n\nservice 'gitlab-runner' do\n  action [:enable, :start]\nend\n\nexecute 'Register Runner' do\n  command \"gitlab-runner register -n -u '#{server}' -r '#{token}' --executor docker --locked false\"\nend\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, rb, "runner-registration-token"),
+        [8],
+        "{found:?}"
+    );
+}
+
+/// Another program's flag of the same name (a hypervisor worker that registers with its
+/// controller: `cirrus worker --registration-token=…`) is not the runner's, by the data's
+/// `other_systems`.
+#[test]
+fn another_programs_registration_token_flag() {
+    let sh = "docker/worker-entrypoint.sh";
+    let found = common::scan_files(&[(
+        sh,
+        "#!/bin/sh\nset -e\ncirrus worker \\\n  --controller=\"${CONTROLLER_ADDR}\" \\\n  --registration-token=\"${REGISTRATION_TOKEN:-dev}\" \\\n  --log-level=info\n",
+    )]);
+    assert!(found.is_empty(), "{found:?}");
+}
+
+/// A path handed to a shell function of the file (`$(check_port /runners)`) is sent with the
+/// method of the function's body: plain `curl` GETs, so the runner list is no registration
+/// (POST /runners).
+#[test]
+fn a_path_handed_to_a_shell_function_has_its_method() {
+    let sh = "bin/setup.sh";
+    let found = common::scan_files(&[(
+        sh,
+        "#!/bin/bash\ncheck_port() {\n  curl --silent --output /dev/null -w '%{http_code}' \"$GITLAB_URL/$1\"\n}\nregister() {\n  curl --request POST \"$GITLAB_URL/api/v4/$1\" --form \"token=$TOKEN\"\n}\nuntil [ \"$(check_port /api/v4/runners)\" = \"200\" ]; do sleep 5; done\nregister_out=$(register runners)\n",
+    )]);
+    assert!(
+        common::lines_of(&found, sh, "runners-api-registration-token").is_empty(),
+        "{found:?}"
+    );
+}

@@ -322,6 +322,13 @@ fn env_uses(env: &str, ctx: &FileCtx, found: &[Hit]) -> Vec<Hit> {
     // `unset NAME` takes the variable away (the new flow's scripts do so): no use. A
     // container's `value: ${NAME}` right below its `- name: NAME` is the same setting.
     env_hits.retain(|h| !unset_at(text, h.start) && !value_of_named_entry(text, h.start, env));
+    // The bare name in a printed message (`echo "  - REGISTRATION_TOKEN" >&2`, a list of the
+    // variables a script needs) names the variable; it reads nothing.
+    env_hits.retain(|h| {
+        h.start == 0
+            || matches!(text[h.start - 1], b'$' | b'{')
+            || !super::in_printed_message(text, h.start)
+    });
     // In a file that hands the flag its value (`--registration-token "$REGISTRATION_TOKEN"`),
     // a check that the variable is set (`if [ -z "$REGISTRATION_TOKEN" ]`, `:
     // "${REGISTRATION_TOKEN:?…}"`) is the script's own: the use is the flag. Its settings
@@ -714,6 +721,9 @@ const ARRAY_REACH: usize = 32;
 /// bytes each.
 fn open_array_above(text: &[u8], start: usize) -> Option<&[u8]> {
     let mut end = start;
+    if start > 1 && text[..start - 1].trim_ascii_end().ends_with(b"\\") {
+        return open_string_above(text, start);
+    }
     for _ in 0..ARRAY_REACH {
         if end == 0 {
             return None;
@@ -735,6 +745,39 @@ fn open_array_above(text: &[u8], start: usize) -> Option<&[u8]> {
         }
         if line.contains(&b')') || line.windows(2).any(|w| w == b"=(") {
             return None;
+        }
+    }
+    None
+}
+
+/// The name of the shell variable whose double-quoted value, continued over lines by `\`, holds
+/// the line starting at `start` (`ARGS="--non-interactive \` ⏎ … ⏎ `--tag-list '$T' \`): its
+/// opening line (`ARGS="…\`, `local args="…\`) is above, with only continued lines between.
+/// Read back at most [`ARRAY_REACH`] lines of at most [`STRING_REACH`] bytes each.
+fn open_string_above(text: &[u8], start: usize) -> Option<&[u8]> {
+    let mut end = start;
+    for _ in 0..ARRAY_REACH {
+        if end == 0 {
+            return None;
+        }
+        let s = line_start_within(text, end - 1, STRING_REACH);
+        if s > 0 && text[s - 1] != b'\n' {
+            return None;
+        }
+        let line = text[s..end - 1].trim_ascii();
+        end = s;
+        if !line.ends_with(b"\\") {
+            return None;
+        }
+        if let Some(q) = memchr::memchr(b'"', line)
+            && line.iter().filter(|&&c| c == b'"').count() % 2 == 1
+        {
+            let lead = line[..q].strip_suffix(b"=")?;
+            let name = lead.rsplit(|&c| c == b' ' || c == b'\t').next()?;
+            let ident = !name.is_empty()
+                && !name[0].is_ascii_digit()
+                && name.iter().all(|&c| is_ident_byte(c));
+            return ident.then_some(name);
         }
     }
     None

@@ -536,7 +536,10 @@ pub(crate) fn in_printed_message(b: &[u8], at: usize) -> bool {
         .iter()
         .rposition(|&c| c == b'"' || c == b'\'')
         .map_or(rest, |q| &rest[q + 1..]);
-    !tail.iter().any(|&c| c == b'>' || c == b'|')
+    // A message sent to the terminal's other stream (`>&2`, `1>&2`) is still printed.
+    let tail = tail.trim_ascii();
+    let to_stream = [&b">&2"[..], b"1>&2", b">&1", b"2>&1"].contains(&tail);
+    to_stream || !tail.iter().any(|&c| c == b'>' || c == b'|')
 }
 
 /// Where a line first sets the shell variable `name` (`NAME=…`, `export NAME=…`, `local NAME=…`,

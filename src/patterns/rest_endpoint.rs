@@ -205,6 +205,11 @@ fn detect(e: &RestEndpoint, ctx: &FileCtx) -> Vec<Hit> {
                 continue;
             }
         }
+        // A path handed to a helper of the file shows the method the helper's body sends
+        // (`checkPort /runners` of `checkPort() { curl … "$HOST/$1"; }`: curl's GET).
+        if helper.is_none() && call.method.is_none() && method.is_some() {
+            helper = helper_of(ctx.src.text, call.start, with_params, &mut helpers);
+        }
         let call_method = call
             .method
             .or_else(|| helper.and_then(|(_, body)| rest::method_in(body)));

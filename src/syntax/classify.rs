@@ -265,12 +265,17 @@ fn is_report(lower: &str, ext: &str) -> bool {
 
 /// A `gitlab.rb` that defines a module, a class or a method is a Ruby library's source (a
 /// client named for the platform: `lib/danger/request_sources/gitlab.rb`), not Omnibus
-/// settings, which only assign. Cheap: only line starts are looked at.
+/// settings, which only assign. So is a Chef recipe named for what it installs
+/// (`cookbooks/demo/recipes/gitlab.rb`): its resources are blocks (`execute 'Register' do`),
+/// and it includes recipes. Cheap: only line starts and ends are looked at.
 fn omnibus_or_code(class: Class, text: &str) -> Class {
     let code = text.lines().any(|line| {
+        let t = line.trim();
         line.starts_with("module ")
             || line.starts_with("class ")
-            || line.trim_start().starts_with("def ")
+            || t.starts_with("def ")
+            || t.starts_with("include_recipe ")
+            || (t.ends_with(" do") && !t.starts_with('#'))
     });
     if code {
         Class {

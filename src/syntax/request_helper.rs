@@ -58,6 +58,19 @@ pub fn callee(text: &str, at: usize) -> Option<&str> {
             _ => {}
         }
     };
+    // A shell command substitution (`$(check_port /runners)`): its command is the first word.
+    if open > 0 && b[open - 1] == b'$' {
+        let word = &b[open + 1..at];
+        let n = word
+            .iter()
+            .take_while(|&&c| is_ident_byte(c) || c == b'-')
+            .count();
+        let rest = &word[n..];
+        let name = &text[open + 1..open + 1 + n];
+        let command =
+            n > 0 && !word[0].is_ascii_digit() && rest.first().is_some_and(|c| *c == b' ');
+        return command.then_some(name);
+    }
     let end = open;
     let start = end
         - b[..end]
