@@ -120,3 +120,38 @@ fn a_path_handed_to_a_shell_function_has_its_method() {
         "{found:?}"
     );
 }
+
+/// A program that writes a job's `after_script:` under a condition, lines away from the job's
+/// `script:` (a shell script echoing child-pipeline jobs, a JavaScript generator pushing lines,
+/// a Rust translator's `push_str`): the written key is the platform's CI keyword where the file
+/// writes CI elsewhere. A Travis CI template written the same way is not the platform's.
+#[test]
+fn a_job_script_key_written_apart_from_its_job() {
+    let sh = "scripts/generate-jobs.sh";
+    let js = "src/ci/render.js";
+    let rs = "src/backends/gitlab.rs";
+    let go = "cmd/gen/main.go";
+    let found = common::scan_files(&[
+        (
+            sh,
+            "#!/bin/bash\nfor t in \"$@\"; do\n    echo \"test-${t}:\"\n    echo '  stage: test'\n    echo '  script:'\n    echo \"    - ctest -R ${t}\"\n    # collect the logs even when the job fails\n    logs=\"\"\n    for f in build/logs/*.csv; do\n      logs=\"${logs} ${f}\"\n    done\n    echo \"    - echo ${logs}\"\n    echo '  after_script:'\n    echo '    - mv build/logs/run.csv build/logs/run-${CI_JOB_ID}.csv'\ndone\n",
+        ),
+        (
+            js,
+            "// Renders .gitlab-ci.yml for each stage.\nexport function render(stage, cfg) {\n  const lines = [];\n  lines.push(`${stage}:`);\n  lines.push('  script:');\n  lines.push(`    - npm run ${stage}`);\n  if (cfg.hooks.length > 0) {\n    lines.push('  after_script:');\n    lines.push(`    - curl -X POST ${cfg.hooks[0]}`);\n  }\n  return lines.join('\\n');\n}\n",
+        ),
+        (
+            rs,
+            "pub fn stage(job: &mut String, s: &Stage) {\n    job.push_str(\"stages:\\n\");\n    job.push_str(&format!(\"  - {}\\n\", s.name));\n    job.push_str(&format!(\"{}:\\n\", s.name));\n    job.push_str(\"  script:\\n\");\n    for step in &s.steps {\n        job.push_str(&step.line());\n    }\n    if let Some(post) = &s.always {\n        job.push_str(\"  after_script:\\n\");\n        for step in post {\n            job.push_str(&step.line());\n        }\n    }\n}\n",
+        ),
+        (
+            go,
+            "package main\n\nconst travisTemplate = `language: minimal\nsudo: required\nscript:\n  - docker build .\nafter_script:\n  - docker images\n`\n",
+        ),
+    ]);
+    let after = "ci-after-script-cancelled-jobs";
+    assert_eq!(common::lines_of(&found, sh, after), [13], "{found:?}");
+    assert_eq!(common::lines_of(&found, js, after), [8], "{found:?}");
+    assert_eq!(common::lines_of(&found, rs, after), [10], "{found:?}");
+    assert!(common::lines_of(&found, go, after).is_empty(), "{found:?}");
+}

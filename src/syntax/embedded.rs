@@ -488,6 +488,9 @@ fn sniff(body: &str) -> Option<FileKind> {
                     | "runnerToken"
                     | "runners" => return Some(FileKind::Helm),
                     "stages" | "include" | "workflow" | "default" => ci = true,
+                    // Travis CI's own top-level keys: its configuration has `script:` and
+                    // `after_script:` too.
+                    "language" | "before_install" | "sudo" | "dist" | "addons" => return None,
                     _ => {}
                 }
             }
@@ -682,20 +685,29 @@ fn line_string_documents(text: &str, out: &mut Vec<Region>) {
     let mut run: Option<(usize, usize, usize)> = None; // (start, end, lines)
     let mut gap = 0;
     let mut pos = 0;
-    let flush = |run: Option<(usize, usize, usize)>, out: &mut Vec<Region>| {
+    // Runs that do not sniff as CI on their own but write a job's script keyword (a job's
+    // `after_script:` written under an `if`, far from its `script:`): CI where the file
+    // writes CI elsewhere or names the platform's CI file.
+    // With whether the key has its list below (else the script's lines come from elsewhere:
+    // `job.push_str("  after_script:\n")` then a function's lines).
+    let mut parts: Vec<(usize, usize, bool)> = Vec::new();
+    let mut flush = |run: Option<(usize, usize, usize)>, out: &mut Vec<Region>| {
         let Some((start, end, n)) = run else { return };
-        if n < 3 || end - start > CODE_STRING_REACH {
+        if end - start > CODE_STRING_REACH {
             return;
         }
         let mut doc = b[start..end].to_vec();
         line_strings_as_yaml(&mut doc);
-        if sniff(&String::from_utf8_lossy(&doc)) == Some(FileKind::Ci) {
+        let doc = String::from_utf8_lossy(&doc);
+        if n >= 3 && sniff(&doc) == Some(FileKind::Ci) {
             out.push(Region {
                 start,
                 end,
                 class: class_of(FileKind::Ci),
                 form: Form::LineStrings,
             });
+        } else if let Some(listed) = writes_job_script_key(&doc) {
+            parts.push((start, end, listed));
         }
     };
     while pos < b.len() {
@@ -722,6 +734,42 @@ fn line_string_documents(text: &str, out: &mut Vec<Region>) {
         pos = end + 1;
     }
     flush(run, out);
+    if parts.is_empty() {
+        return;
+    }
+    let writes_ci = out.iter().any(|r| r.class.kind == FileKind::Ci);
+    let names_ci = writes_ci
+        || super::graphql_docs::contains_ignore_case(b, b"gitlab-ci")
+        || super::graphql_docs::contains_ignore_case(b, b"gitlabci");
+    out.extend(
+        (parts.into_iter())
+            .filter(|&(_, _, listed)| if listed { names_ci } else { writes_ci })
+            .map(|(start, end, _)| Region {
+                start,
+                end,
+                class: class_of(FileKind::Ci),
+                form: Form::LineStrings,
+            }),
+    );
+}
+
+/// Does a written document hold a job's script keyword (`after_script:`, `before_script:`)
+/// indented as a job's key? `Some(true)` with a list item below it, `Some(false)` alone.
+fn writes_job_script_key(doc: &str) -> Option<bool> {
+    let mut ls = doc.lines().filter(|l| !l.trim().is_empty()).peekable();
+    let mut alone = false;
+    while let Some(l) = ls.next() {
+        let t = l.trim_start();
+        let indent = l.len() - t.len();
+        if indent > 0 && matches!(t.trim_end(), "after_script:" | "before_script:") {
+            match ls.peek() {
+                Some(n) if n.trim_start().starts_with("- ") => return Some(true),
+                None => alone = true,
+                Some(_) => {}
+            }
+        }
+    }
+    alone.then_some(false)
 }
 
 /// [`Form::LineStrings`]: each line's literal moved to the line's start, unescaped (`\"` is
