@@ -155,3 +155,29 @@ fn a_job_script_key_written_apart_from_its_job() {
     assert_eq!(common::lines_of(&found, rs, after), [10], "{found:?}");
     assert!(common::lines_of(&found, go, after).is_empty(), "{found:?}");
 }
+
+/// A job written as a Python dict and dumped to `.gitlab-ci.yml`: its `"after_script":` key is
+/// the platform's keyword (a `literal` of the data with a `context`: the file names the CI
+/// file). The same key of a Travis CI configuration's dict, in a file that names no GitLab CI,
+/// is not.
+#[test]
+fn a_job_dict_dumped_as_the_ci_file() {
+    let gl = "apps/deploy_to_yml.py";
+    let travis = "tools/travis_defaults.py";
+    let found = common::scan_files(&[
+        (
+            gl,
+            "import yaml\n\n\ndef deploy(model_id):\n    jobs = {\n        \"stages\": [\"deploy\"],\n        \"deploy\": {\n            \"stage\": \"deploy\",\n            \"script\": [\"docker compose up -d\"],\n            \"after_script\": [f\"python update_status.py -m {model_id}\"],\n        },\n    }\n    with open(\".gitlab-ci.yml\", \"w\") as f:\n        yaml.dump(jobs, f)\n",
+        ),
+        (
+            travis,
+            "DEFAULTS = {\n    \"language\": \"python\",\n    \"script\": [\"pytest\"],\n    \"after_script\": [\"coveralls\"],\n}\n",
+        ),
+    ]);
+    let after = "ci-after-script-cancelled-jobs";
+    assert_eq!(common::lines_of(&found, gl, after), [10], "{found:?}");
+    assert!(
+        common::lines_of(&found, travis, after).is_empty(),
+        "{found:?}"
+    );
+}
