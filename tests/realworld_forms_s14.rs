@@ -181,3 +181,44 @@ fn a_job_dict_dumped_as_the_ci_file() {
         "{found:?}"
     );
 }
+
+/// Merge request models of the platform's responses written three more ways: a C# positional
+/// record whose properties name their JSON keys (`[property: JsonPropertyName("merge_status")]`,
+/// with `iid`, `detailed_merge_status`, `web_url` and `url`), a NestJS DTO class whose
+/// properties follow their decorators and are definitely assigned (`merge_status!: string;`),
+/// and a path in a template literal with a commented-out line below it.
+#[test]
+fn merge_request_models_and_a_path_above_a_commented_line() {
+    let cs = "src/Scm/GitlabScm.cs";
+    let ts = "src/gitlab/gitlab.dto.ts";
+    let svc = "src/gitlab.service.ts";
+    let found = common::scan_files(&[
+        (
+            cs,
+            "using System.Text.Json.Serialization;\n\nnamespace Review.Scm;\n\ninternal sealed record MrPayload(\n    [property: JsonPropertyName(\"iid\")] int Iid,\n    [property: JsonPropertyName(\"web_url\")] string? WebUrl,\n    [property: JsonPropertyName(\"url\")] string? Url,\n    [property: JsonPropertyName(\"detailed_merge_status\")] string? DetailedMergeStatus,\n    [property: JsonPropertyName(\"merge_status\")] string? MergeStatus);\n",
+        ),
+        (
+            ts,
+            "import { ApiProperty } from '@nestjs/swagger';\nimport { IsNumber, IsString } from 'class-validator';\n\n/** A GitLab merge request with its diffs. */\nexport class MergeRequestWithDiffsDto {\n  @ApiProperty({ description: 'internal ID' }) @IsNumber() iid!: number;\n  @ApiProperty({ description: 'Overall merge status' })\n  @IsString()\n  merge_status!: string;\n}\n",
+        ),
+        (
+            svc,
+            "export class GitlabService {\n  async changes(projectId: number, iid: number) {\n    const baseUrl = this.base;\n    const url = `${baseUrl}/api/v4/projects/${projectId}/merge_requests/${iid}/changes`\n    // const url = `${baseUrl}/projects/${projectId}/merge_requests/${iid}/diffs`;\n    return fetch(url);\n  }\n}\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, cs, "mr-merge-status"),
+        [10],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, ts, "mr-merge-status"),
+        [9],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, svc, "mr-changes-endpoint"),
+        [4],
+        "{found:?}"
+    );
+}

@@ -57,6 +57,7 @@ impl PatternKind for ResourceField {
                 "merge_when_pipeline_succeeds".into(),
                 "diff_refs".into(),
                 "approvals_".into(),
+                "detailed_merge_status".into(),
             ],
             Resource::MergeRequestApprovals => vec!["Approval".into(), "approvals_".into()],
         };
@@ -1170,8 +1171,11 @@ fn annotated_keys_say(text: &str, resource: Resource) -> bool {
             }
         }
     }
-    const EVENT_KEYS: [&str; 5] = ["object_kind", "object_attributes", "action", "url", "last_commit"];
-    resource.keys_say(&keys) && !keys.iter().any(|k| EVENT_KEYS.contains(k))
+    const EVENT_KEYS: [&str; 4] = ["object_kind", "object_attributes", "action", "last_commit"];
+    // An event's object links its page as `url`; a REST response as `web_url` (and may keep
+    // both).
+    let event_url = keys.contains(&"url") && !keys.contains(&"web_url");
+    resource.keys_say(&keys) && !event_url && !keys.iter().any(|k| EVENT_KEYS.contains(k))
 }
 
 /// The annotations that give a member its API name ([`serialized_name`]).
@@ -1210,8 +1214,14 @@ fn ts_member(text: &str, at: usize, end: usize) -> bool {
     let line_start = line_start_within(text.as_bytes(), at, LEAD_REACH);
     let lead = text[line_start..at].trim();
     let rest = &text[end..];
-    matches!(lead, "" | "readonly" | "pub" | "pub(crate)")
-        && (rest.starts_with(':') || rest.starts_with("?:"))
+    // A class property may follow its decorators on its line (`@IsNumber() iid!: number;`)
+    // and be definitely assigned (`!:`).
+    let decorated = lead.starts_with('@') && lead.ends_with(')');
+    (matches!(
+        lead,
+        "" | "readonly" | "pub" | "pub(crate)" | "public" | "declare" | "public readonly"
+    ) || decorated)
+        && (rest.starts_with(':') || rest.starts_with("?:") || rest.starts_with("!:"))
         && !rest.starts_with("::")
 }
 

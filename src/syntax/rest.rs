@@ -487,6 +487,13 @@ fn joins(between: &str) -> Option<bool> {
     if between.len() > 80 || between.bytes().filter(|&c| c == b'\n').count() > 2 {
         return None;
     }
+    // The next piece in a comment (`// const url = `…``, a line commented out below) is none.
+    if between.contains('\n') {
+        let last = between.rsplit('\n').next().unwrap_or("");
+        if last.contains('#') || last.contains("//") {
+            return None;
+        }
+    }
     // A comment at the end of a line between the pieces (`f"…/"  # the project`).
     let uncommented: String;
     let between = if between.contains('\n') && between.contains(['#', '/']) {

@@ -320,6 +320,7 @@ impl Resource {
                     && ((has("source_branch") && has("target_branch"))
                         || has("merge_when_pipeline_succeeds")
                         || has("diff_refs")
+                        || has("detailed_merge_status")
                         || Resource::MergeRequestApprovals.keys_say(keys))
             }
             Resource::MergeRequestApprovals => {
