@@ -279,3 +279,20 @@ fn braces_of_a_minified_line_that_names_graphql() {
     let ts = format!("// graphql client\nconst x = {line} s.totalWeight;\n");
     scan_within("client.ts", &ts, 20, 1024);
 }
+
+/// Session 14's readers of arrays over lines: a register flag in one array and a line of
+/// 100,000 openings of the same array name (each opening was read to the file's end: 24 s on
+/// the first build of the reader), and the flags of a string continued over many lines.
+#[test]
+fn many_array_openings_and_a_long_continued_string() {
+    let openings = format!(
+        "#!/bin/bash\ngitlab-runner register --url x\nargs=(\n  --locked\n)\n{}\n\"${{args[@]}}\"\n",
+        "args=(".repeat(100_000)
+    );
+    scan_within("openings.sh", &openings, 20, 512);
+    let continued = format!(
+        "#!/bin/bash\nX=\"a \\\n{}  --tag-list t \\\n\"\ngitlab-runner register $X\n",
+        "  --locked \\\n".repeat(50_000)
+    );
+    scan_within("continued.sh", &continued, 20, 512);
+}

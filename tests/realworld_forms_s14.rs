@@ -222,3 +222,32 @@ fn merge_request_models_and_a_path_above_a_commented_line() {
         "{found:?}"
     );
 }
+
+/// Look-alikes: a trigger job printed as instructions through a logging call
+/// (`print_msg("    strategy: depend", log=log)`) writes no CI file; a tool's own output key
+/// filled from the replacement (`"merge_status": mr.get("detailed_merge_status")`) reads the
+/// replacement. The tool's read of the removed field itself still counts.
+#[test]
+fn printed_instructions_and_a_key_filled_from_the_replacement() {
+    let hook = "easybuild/hooks/ci_hook.py";
+    let tool = "tools/gitlab_tools.py";
+    let found = common::scan_files(&[
+        (
+            hook,
+            "def end_hook(pipeline_file, log):\n    print_msg(\"To trigger this pipeline, add to your .gitlab-ci.yml:\", log=log)\n    print_msg(\"build_pipeline:\", log=log)\n    print_msg(\"  trigger:\", log=log)\n    print_msg(\"    include: %s\" % pipeline_file, log=log)\n    print_msg(\"    strategy: depend\", log=log)\n",
+        ),
+        (
+            tool,
+            "import gitlab\n\n\ndef summary(result):\n    return {\n        \"iid\": result.get(\"iid\"),\n        \"source_branch\": result.get(\"source_branch\"),\n        \"merge_status\": result.get(\"detailed_merge_status\"),\n        \"legacy_status\": result.get(\"merge_status\"),\n    }\n",
+        ),
+    ]);
+    assert!(
+        common::lines_of(&found, hook, "ci-trigger-strategy-depend").is_empty(),
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, tool, "mr-merge-status"),
+        [9],
+        "{found:?}"
+    );
+}

@@ -785,14 +785,21 @@ fn open_string_above(text: &[u8], start: usize) -> Option<&[u8]> {
 
 /// Does the shell array `name` hold one of `words` where it is first written over lines
 /// (`ARGS=(` ⏎ `gitlab-runner register` …)? Each opening is read up to its `)`, at most
-/// [`ARRAY_REACH`] lines.
+/// [`ARRAY_REACH`] lines of [`STRING_REACH`] bytes.
 fn array_holds(text: &[u8], name: &[u8], words: &[&str]) -> bool {
     let mut open = Vec::with_capacity(name.len() + 2);
     open.extend_from_slice(name);
     open.extend_from_slice(b"=(");
     memchr::memmem::find_iter(text, &open).any(|at| {
-        let before_ok = at == 0 || !is_ident_byte(text[at - 1]);
-        let mut body = &text[at + open.len()..];
+        let from = at + open.len();
+        // Only an opening that ends its line (`ARGS=(` ⏎): each line opens at most one, so
+        // the bodies read are at most [`ARRAY_REACH`] lines a line of the file.
+        let opens = (at == 0 || !is_ident_byte(text[at - 1]))
+            && matches!(text.get(from), Some(b'\n' | b'\r'));
+        if !opens {
+            return false;
+        }
+        let mut body = &text[from..(from + ARRAY_REACH * STRING_REACH).min(text.len())];
         let mut lines = 0;
         let end = body
             .iter()
@@ -802,8 +809,7 @@ fn array_holds(text: &[u8], name: &[u8], words: &[&str]) -> bool {
             })
             .unwrap_or(body.len());
         body = &body[..end];
-        before_ok
-            && words
+        words
                 .iter()
                 .any(|w| memchr::memmem::find(body, w.as_bytes()).is_some())
     })

@@ -455,10 +455,39 @@ impl Scanner {
             let entry = &self.entries[target.entry];
             let call = target.call(entry);
             for (hit, verdict) in target.detect(entry, ctx) {
+                if fills_from_replacement(ctx.src.text.as_bytes(), &hit, entry) {
+                    continue;
+                }
                 sink.accept(target.entry, hit, verdict, fallback, call);
             }
         }
     }
+}
+
+/// Is the field found (a snake-case name) given the value of the entry's replacement field
+/// later on its line (`"merge_status": mr.get("detailed_merge_status")`: an app's own key,
+/// filled from the replacement)? Only where the replacement is itself a field's name.
+fn fills_from_replacement(b: &[u8], hit: &crate::patterns::Hit, entry: &Entry) -> bool {
+    let snake = |s: &str| {
+        s.contains('_')
+            && s.bytes()
+                .all(|c| c.is_ascii_lowercase() || c == b'_' || c.is_ascii_digit())
+    };
+    let Some(replacement) = entry.replacement.as_deref().filter(|r| snake(r)) else {
+        return false;
+    };
+    if !snake(&hit.matched) || hit.end > b.len() {
+        return false;
+    }
+    // Read at most 200 bytes on: a line of thousands of fields is not read to its end for each.
+    let near = &b[hit.end..(hit.end + 200).min(b.len())];
+    let rest = memchr::memchr(b'\n', near).map_or(near, |k| &near[..k]);
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    memchr::memmem::find_iter(rest, replacement.as_bytes()).any(|i| {
+        let before = i > 0 && word(rest[i - 1]);
+        let after = rest.get(i + replacement.len()).is_some_and(|&c| word(c));
+        !before && !after
+    })
 }
 
 #[cfg(test)]

@@ -646,6 +646,9 @@ fn line_string(line: &[u8]) -> LineString {
     let Some((s, mut e)) = first_literal(line) else {
         return LineString::None;
     };
+    if logged(&line[..s - 1]) {
+        return LineString::None;
+    }
     // The line break the literal ends with (`\n`), written escaped.
     if line[s..e].ends_with(b"\\n") {
         e -= 2;
@@ -674,6 +677,32 @@ fn line_string(line: &[u8]) -> LineString {
     } else {
         LineString::None
     }
+}
+
+/// Is the literal after `lead` a message handed to a logging call (`print_msg("  trigger:",
+/// log=log)`, `logger.info(`, `console.log(`, `log.Printf(`): instructions shown to a person, not
+/// a file written?
+fn logged(lead: &[u8]) -> bool {
+    let Some(call) = lead.trim_ascii_end().strip_suffix(b"(") else {
+        return false;
+    };
+    let n = call
+        .iter()
+        .rev()
+        .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.')
+        .count();
+    let name = call[call.len() - n..].to_ascii_lowercase();
+    const LOGGING: [&[u8]; 8] = [
+        b"log", b"msg", b"info", b"warn", b"warning", b"debug", b"error", b"message",
+    ];
+    let last = name.rsplit(|&c| c == b'.').next().unwrap_or(&name);
+    LOGGING.iter().any(|w| last.ends_with(w))
+        || name.starts_with(b"log.")
+        || name.starts_with(b"logger.")
+        || name.contains(&b'.')
+            && name
+                .split(|&c| c == b'.')
+                .any(|p| p == b"logger" || p == b"log")
 }
 
 /// Runs of lines of code whose string literals are the lines of a CI configuration a program
