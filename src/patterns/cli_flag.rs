@@ -720,28 +720,13 @@ const ARRAY_REACH: usize = 32;
 /// holding `)` or `=(`). Read back at most [`ARRAY_REACH`] lines of at most [`STRING_REACH`]
 /// bytes each.
 fn open_array_above(text: &[u8], start: usize) -> Option<&[u8]> {
-    let mut end = start;
     if start > 1 && text[..start - 1].trim_ascii_end().ends_with(b"\\") {
         return open_string_above(text, start);
     }
-    for _ in 0..ARRAY_REACH {
-        if end == 0 {
-            return None;
-        }
-        let s = line_start_within(text, end - 1, STRING_REACH);
-        if s > 0 && text[s - 1] != b'\n' {
-            return None;
-        }
-        let line = text[s..end - 1].trim_ascii();
-        end = s;
+    for line in lines_above(text, start) {
         if let Some(open) = line.strip_suffix(b"(") {
             let open = open.strip_suffix(b"=")?;
-            let open = open.strip_suffix(b"+").unwrap_or(open);
-            let name = open.rsplit(|&c| c == b' ' || c == b'\t').next()?;
-            let ident = !name.is_empty()
-                && !name[0].is_ascii_digit()
-                && name.iter().all(|&c| is_ident_byte(c));
-            return ident.then_some(name);
+            return shell_name(open.strip_suffix(b"+").unwrap_or(open));
         }
         if line.contains(&b')') || line.windows(2).any(|w| w == b"=(") {
             return None;
@@ -755,8 +740,24 @@ fn open_array_above(text: &[u8], start: usize) -> Option<&[u8]> {
 /// opening line (`ARGS="…\`, `local args="…\`) is above, with only continued lines between.
 /// Read back at most [`ARRAY_REACH`] lines of at most [`STRING_REACH`] bytes each.
 fn open_string_above(text: &[u8], start: usize) -> Option<&[u8]> {
+    for line in lines_above(text, start) {
+        if !line.ends_with(b"\\") {
+            return None;
+        }
+        if let Some(q) = memchr::memchr(b'"', line)
+            && line.iter().filter(|&&c| c == b'"').count() % 2 == 1
+        {
+            return shell_name(line[..q].strip_suffix(b"=")?);
+        }
+    }
+    None
+}
+
+/// The lines above the line starting at `start`, nearest first, trimmed: at most
+/// [`ARRAY_REACH`] of them, and none longer than [`STRING_REACH`] bytes (the walk stops there).
+fn lines_above(text: &[u8], start: usize) -> impl Iterator<Item = &[u8]> {
     let mut end = start;
-    for _ in 0..ARRAY_REACH {
+    std::iter::from_fn(move || {
         if end == 0 {
             return None;
         }
@@ -766,21 +767,17 @@ fn open_string_above(text: &[u8], start: usize) -> Option<&[u8]> {
         }
         let line = text[s..end - 1].trim_ascii();
         end = s;
-        if !line.ends_with(b"\\") {
-            return None;
-        }
-        if let Some(q) = memchr::memchr(b'"', line)
-            && line.iter().filter(|&&c| c == b'"').count() % 2 == 1
-        {
-            let lead = line[..q].strip_suffix(b"=")?;
-            let name = lead.rsplit(|&c| c == b' ' || c == b'\t').next()?;
-            let ident = !name.is_empty()
-                && !name[0].is_ascii_digit()
-                && name.iter().all(|&c| is_ident_byte(c));
-            return ident.then_some(name);
-        }
-    }
-    None
+        Some(line)
+    })
+    .take(ARRAY_REACH)
+}
+
+/// The shell variable's name that `lead` ends with (after a blank or a keyword: `local args`).
+fn shell_name(lead: &[u8]) -> Option<&[u8]> {
+    let name = lead.rsplit(|&c| c == b' ' || c == b'\t').next()?;
+    let ident =
+        !name.is_empty() && !name[0].is_ascii_digit() && name.iter().all(|&c| is_ident_byte(c));
+    ident.then_some(name)
 }
 
 /// Does the shell array `name` hold one of `words` where it is first written over lines
