@@ -251,3 +251,20 @@ fn printed_instructions_and_a_key_filled_from_the_replacement() {
         "{found:?}"
     );
 }
+
+/// A pipeline library's trigger written as a keyword argument (`Trigger(include=…,
+/// strategy="depend")`): a `literal` of the data, no detector of its own. (Found in sampled-vb's
+/// held part, after its blind score.)
+#[test]
+fn a_trigger_strategy_as_a_keyword_argument() {
+    let py = "ci/jobs.py";
+    let found = common::scan_files(&[(
+        py,
+        "from wetwire_gitlab.pipeline import Job, Trigger\n\ntrigger_docs = Job(\n    name=\"trigger-docs\",\n    stage=\"trigger\",\n    trigger=Trigger(\n        include=[{\"local\": \"docs/.gitlab-ci.yml\"}],\n        strategy=\"depend\",\n    ),\n)\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, py, "ci-trigger-strategy-depend"),
+        [8],
+        "{found:?}"
+    );
+}
