@@ -695,14 +695,11 @@ fn logged(lead: &[u8]) -> bool {
     const LOGGING: [&[u8]; 8] = [
         b"log", b"msg", b"info", b"warn", b"warning", b"debug", b"error", b"message",
     ];
-    let last = name.rsplit(|&c| c == b'.').next().unwrap_or(&name);
-    LOGGING.iter().any(|w| last.ends_with(w))
-        || name.starts_with(b"log.")
-        || name.starts_with(b"logger.")
-        || name.contains(&b'.')
-            && name
-                .split(|&c| c == b'.')
-                .any(|p| p == b"logger" || p == b"log")
+    // The call's own name (`print_msg`, `console.log`), or a logger it is called on
+    // (`logger.info`, `log.Printf`).
+    let mut parts = name.rsplit(|&c| c == b'.');
+    let last = parts.next().unwrap_or(&name);
+    LOGGING.iter().any(|w| last.ends_with(w)) || parts.any(|p| p == b"logger" || p == b"log")
 }
 
 /// Runs of lines of code whose string literals are the lines of a CI configuration a program
@@ -715,10 +712,10 @@ fn line_string_documents(text: &str, out: &mut Vec<Region>) {
     let mut gap = 0;
     let mut pos = 0;
     // Runs that do not sniff as CI on their own but write a job's script keyword (a job's
-    // `after_script:` written under an `if`, far from its `script:`): CI where the file
-    // writes CI elsewhere or names the platform's CI file.
-    // With whether the key has its list below (else the script's lines come from elsewhere:
-    // `job.push_str("  after_script:\n")` then a function's lines).
+    // `after_script:` written under an `if`, far from its `script:`), with whether the key has
+    // its list below (else its lines come from elsewhere: `job.push_str("  after_script:\n")`
+    // then a function's lines): CI where the file writes CI elsewhere or, for a listed key,
+    // names the platform's CI file.
     let mut parts: Vec<(usize, usize, bool)> = Vec::new();
     let mut flush = |run: Option<(usize, usize, usize)>, out: &mut Vec<Region>| {
         let Some((start, end, n)) = run else { return };
