@@ -12,6 +12,7 @@ pub mod graphql;
 pub mod graphql_docs;
 pub mod graphql_tags;
 pub mod graphql_types;
+mod path_variable;
 pub mod request_helper;
 pub mod rest;
 pub mod roles;

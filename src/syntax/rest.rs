@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use super::{FileCtx, FileKind, is_ident_byte, line_start, line_start_within};
+use super::{FileCtx, FileKind, is_ident_byte, line_start, line_start_within, path_variable};
 
 /// Which REST surface a path belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -192,10 +192,13 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
             None => {
                 let slash = before_query.find('/').unwrap_or(0);
                 let base = &before_query[..slash];
+                // A base URL interpolated right before the first segment
+                // (`${gitlab}projects/${id}/…` where the base ends with its `/`).
+                let path_from = glued_segment(base).unwrap_or(slash);
                 (
-                    &before_query[slash..],
+                    &before_query[path_from..],
                     base.to_ascii_lowercase().contains("api"),
-                    relative_segment(base),
+                    path_from == slash && relative_segment(base),
                 )
             }
         }
@@ -229,6 +232,20 @@ fn url_at(text: &str, at: usize) -> Url<'_> {
         pattern,
         relative,
     }
+}
+
+/// Where the first path segment starts in a word's head that is an interpolation with the
+/// segment glued to it (`projects` of `${gitlab}projects`, `{base}projects`, `#{root}projects`):
+/// the interpolated base ends with its own `/`.
+fn glued_segment(head: &str) -> Option<usize> {
+    let open = ["${", "#{", "{"].iter().find(|o| head.starts_with(**o))?;
+    let close = head.find('}')?;
+    let name = &head[open.len()..close];
+    let segment = &head[close + 1..];
+    (!name.is_empty()
+        && name.bytes().all(|c| is_ident_byte(c) || c == b'.')
+        && relative_segment(segment))
+    .then_some(close + 1)
 }
 
 /// Is the string literal whose content starts at `start` appended to a name that holds `api`
@@ -527,7 +544,7 @@ fn joins(between: &str) -> Option<bool> {
 
 /// `piece` added to a built string, each interpolation (`{…}`, `${…}`, `#{…}`, braces
 /// balanced) written `{}`.
-fn push_interpolated(out: &mut String, piece: &str) {
+pub(super) fn push_interpolated(out: &mut String, piece: &str) {
     let mut rest = piece;
     while let Some(i) = rest.find('{') {
         let lead = &rest[..i];
@@ -1593,7 +1610,10 @@ fn path_at<'a>(text: &'a str, abs: usize, needle: &str, code_like: bool, push: P
     // A URL word that starts inside an interpolation (`project_id}/runners` of
     // `"/projects/#{url_encode project_id}/runners"`) is read from its whole literal.
     let broken = code_like && win[url.start..at].contains('}') && !win[url.start..at].contains('{');
-    if (!broken && push(win, ws, url.start, url.end, &url, false)) || !code_like {
+    if (!broken && push(win, ws, url.start, url.end, &url, false))
+        || after_variable(win, ws, &url, needle, push)
+        || !code_like
+    {
         return;
     }
     // A string literal with interpolations (`"/projects/#{url_encode project}/…"`), or a
@@ -1693,15 +1713,77 @@ fn joined_at<'a>(win: &'a str, ws: usize, at: usize, needle: &str, push: Push<'_
         };
         // Over lines, the finding is where the segment that names the endpoint is written
         // (`"/changes"` below `f"…/merge_requests/{iid}"`).
-        let start = &piece_start(win, *start, at);
-        if relative_start(joined) {
+        let first = *start;
+        let start = &piece_start(win, first, at);
+        let pushed = if relative_start(joined) {
             let full = format!("/{joined}");
-            push(win, ws, *start, *end, &url_at(&full, k + 1), true);
+            push(win, ws, *start, *end, &url_at(&full, k + 1), true)
         } else {
-            push(win, ws, *start, *end, &url_at(joined, k), false);
+            push(win, ws, *start, *end, &url_at(joined, k), false)
+        };
+        // Appended to a variable that holds the path's start (`base + "/merge_requests/" +
+        // iid + "/changes"`).
+        if !pushed && let Some(name) = variable_before(win.as_bytes(), first) {
+            through_variable(win, ws, (*start, *end), name, joined, needle, push);
         }
     }
     covered
+}
+
+/// The variable a literal path at `start` (after its quote) is appended to (`base + '/changes'`,
+/// `$base . '/changes'`), if it is one.
+fn variable_before(b: &[u8], start: usize) -> Option<&str> {
+    let name = base_name_before(b, start)?;
+    let name = std::str::from_utf8(name).ok()?;
+    let name = name.strip_prefix('$').unwrap_or(name);
+    path_variable::variable_name(name).then_some(name)
+}
+
+/// A URL written after a variable that holds its start ([`path_variable`]): `${root}/changes`,
+/// `"$MR_URL/changes"`, `base + '/changes'`.
+fn after_variable<'a>(
+    win: &'a str,
+    ws: usize,
+    url: &Url,
+    needle: &str,
+    push: Push<'_, 'a>,
+) -> bool {
+    let word = &win[url.start..url.end];
+    let (name, rest) = match path_variable::leading_variable(word) {
+        Some((name, head)) => (name, &word[head..]),
+        None if url.bare => match variable_before(win.as_bytes(), url.start) {
+            Some(name) => (name, word),
+            None => return false,
+        },
+        None => return false,
+    };
+    through_variable(win, ws, (url.start, url.end), name, rest, needle, push)
+}
+
+/// The path the assignment of `name` above builds, with `rest` after it, handed to `push` for
+/// the span `start..end` where the path is written.
+fn through_variable<'a>(
+    win: &'a str,
+    ws: usize,
+    (start, end): (usize, usize),
+    name: &str,
+    rest: &str,
+    needle: &str,
+    push: Push<'_, 'a>,
+) -> bool {
+    let Some(base) = path_variable::assigned_path(win, start, name) else {
+        return false;
+    };
+    let full = format!("{base}{rest}");
+    let Some(k) = full.rfind(needle) else {
+        return false;
+    };
+    if relative_start(&full) {
+        let full = format!("/{full}");
+        push(win, ws, start, end, &url_at(&full, k + 1), true)
+    } else {
+        push(win, ws, start, end, &url_at(&full, k), false)
+    }
 }
 
 /// Where the literal holding `at` starts, when a string joined from `start` reaches it over

@@ -50,11 +50,15 @@ pub fn standalone<'t, 'w>(
         && vector_instructions();
     let mut hits = (!vector).then(|| memchr::memmem::find_iter(&b[start..], word));
     let mut at = start;
+    // A word that starts or ends with a byte of no word (`after_script=["`) is bounded there
+    // by itself.
+    let open_start = word.first().is_some_and(|&c| !is_word(c));
+    let open_end = word.last().is_some_and(|&c| !is_word(c));
     std::iter::from_fn(move || {
         if let Some(hits) = &mut hits {
             return hits.by_ref().map(|k| start + k).find(|&k| {
-                let before = k == 0 || !is_word(b[k - 1]);
-                let after = b.get(k + word.len()).is_none_or(|&c| !is_word(c));
+                let before = open_start || k == 0 || !is_word(b[k - 1]);
+                let after = open_end || b.get(k + word.len()).is_none_or(|&c| !is_word(c));
                 before && after
             });
         }
