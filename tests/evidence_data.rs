@@ -122,7 +122,8 @@ fn data_check_counts_the_evidence_and_refuses_a_bad_group() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("bad.yml:3:") && err.contains("rest-api, platform, other-platform"),
+        err.contains("bad.yml:3:")
+            && err.contains("rest-api, platform, other-platform, graphql-api"),
         "{err}"
     );
 }

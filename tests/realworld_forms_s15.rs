@@ -93,3 +93,31 @@ fn after_script_as_a_pipeline_librarys_keyword_argument() {
         "{found:?}"
     );
 }
+
+/// `totalWeight` is a field of other GraphQL APIs too (a subgraph's pool fragment): it counts
+/// where the file shows the platform's GraphQL API (a selection by `fullPath`, or the
+/// platform's name), not in a query of pools.
+#[test]
+fn another_graphql_apis_total_weight_is_not_the_platforms() {
+    let pools = "src/hooks/use-pools.ts";
+    let board = "src/board/lists.ts";
+    let found = common::scan_files(&[
+        (
+            pools,
+            "import axios from \"axios\";\n\nexport async function pools(url: string) {\n  const response = await axios.post(url, {\n    query:\n      \"query Pools($first: Int, $where: Pool_filter) {\\n  pools(first: $first, where: $where) {\\n    ...PoolFields\\n  }\\n}\\nfragment PoolFields on Pool {\\n  id\\n  address\\n  totalWeight\\n  totalLiquidity\\n}\",\n    variables: { first: 10 },\n  });\n  return response.data;\n}\n",
+        ),
+        (
+            board,
+            "import { gql } from \"graphql-request\";\n\nexport const BOARD_LISTS = gql`\n  query lists($path: ID!) {\n    project(fullPath: $path) {\n      board(id: \"1\") {\n        lists {\n          nodes {\n            title\n            totalWeight\n          }\n        }\n      }\n    }\n  }\n`;\n",
+        ),
+    ]);
+    assert!(
+        common::lines_of(&found, pools, "graphql-total-weight").is_empty(),
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, board, "graphql-total-weight"),
+        [10],
+        "{found:?}"
+    );
+}

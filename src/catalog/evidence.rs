@@ -17,16 +17,25 @@ pub enum Shows {
     Platform,
     /// The file names another platform whose objects have fields of the same names.
     OtherPlatform,
+    /// The file's GraphQL documents are the platform's API (they select its objects by
+    /// `fullPath`).
+    GraphqlApi,
 }
 
 impl Shows {
-    pub const ALL: [Shows; 3] = [Shows::RestApi, Shows::Platform, Shows::OtherPlatform];
+    pub const ALL: [Shows; 4] = [
+        Shows::RestApi,
+        Shows::Platform,
+        Shows::OtherPlatform,
+        Shows::GraphqlApi,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
             Shows::RestApi => "rest-api",
             Shows::Platform => "platform",
             Shows::OtherPlatform => "other-platform",
+            Shows::GraphqlApi => "graphql-api",
         }
     }
 

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::check::{Fields, is_ident};
 use super::{Hit, PatternKind};
+use crate::catalog::evidence::Shows;
 use crate::syntax::graphql::{Kind, Name};
 use crate::syntax::{
     FileCtx, FileKind, WordBytes, graphql_docs, graphql_tags, graphql_types, word_offsets,
@@ -59,13 +60,18 @@ pub struct Graphql {
     pub unless_argument: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replace_with: Option<String>,
+    /// Other GraphQL APIs have an element of the same name (`totalWeight`): it counts only in a
+    /// file that names the platform or selects its objects ([`Shows::GraphqlApi`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub generic: bool,
 }
 
 impl PatternKind for Graphql {
     const NAME: &'static str = "graphql";
     const REQUIRED: &'static [&'static str] = &["element", "name"];
-    const OPTIONAL: &'static [&'static str] = &["parents", "unless_argument", "replace_with"];
-    const MATCHES: &'static str = "the element in a GraphQL document, under one of `parents` (type names or field paths)";
+    const OPTIONAL: &'static [&'static str] =
+        &["parents", "unless_argument", "replace_with", "generic"];
+    const MATCHES: &'static str = "the element in a GraphQL document, under one of `parents` (type names or field paths); `generic`: only in a file that names the platform or shows its GraphQL API (evidence `graphql-api`)";
 
     fn parse(f: &mut Fields) -> Option<Self> {
         let replace_with = f.opt_non_empty("replace_with");
@@ -94,6 +100,7 @@ impl PatternKind for Graphql {
             parents,
             unless_argument: f.opt_non_empty("unless_argument")?,
             replace_with: replace_with?,
+            generic: f.flag("generic")?,
         })
     }
 
@@ -113,6 +120,14 @@ impl PatternKind for Graphql {
         self.replace_with.as_deref()
     }
 
+    fn searched_evidence(&self) -> &'static [Shows] {
+        if self.generic {
+            &[Shows::Platform, Shows::GraphqlApi]
+        } else {
+            &[]
+        }
+    }
+
     fn describe(&self) -> String {
         let element = self.element.as_str().replace('_', " ");
         let mut s = format!("GraphQL {element} {}", self.name);
@@ -122,6 +137,9 @@ impl PatternKind for Graphql {
         if let Some(arg) = &self.unless_argument {
             s.push_str(&format!(" without argument `{arg}`"));
         }
+        if self.generic {
+            s.push_str(" in a file that shows the platform's GraphQL API");
+        }
         s
     }
 
@@ -130,6 +148,9 @@ impl PatternKind for Graphql {
     }
 
     fn detect(&self, ctx: &FileCtx) -> Vec<Hit> {
+        if self.generic && !shows_graphql_api(ctx) {
+            return Vec::new();
+        }
         detect(
             self.element,
             &self.name,
@@ -138,6 +159,20 @@ impl PatternKind for Graphql {
             ctx,
         )
     }
+}
+
+/// Does the file show that its GraphQL documents are the platform's: it names the platform (its
+/// path or its text) or holds a word of [`Shows::GraphqlApi`] for its kind?
+fn shows_graphql_api(ctx: &FileCtx) -> bool {
+    let evidence = ctx.evidence();
+    let kind = ctx.src.class.kind;
+    crate::syntax::graphql_types::names_gitlab(ctx.src.path, "")
+        || evidence.platform().iter().any(|w| ctx.contains(w))
+        || evidence
+            .markers()
+            .iter()
+            .filter(|m| m.shows == Shows::GraphqlApi && m.kinds.contains(kind))
+            .any(|m| ctx.contains(&m.text))
 }
 
 fn parent_matches(parents: &[String], path: &[Name], type_condition: Option<&str>) -> bool {
