@@ -246,7 +246,8 @@ fn types_generated_for_the_whole_schema_are_no_use() {
 /// A CI configuration rendered by Jsonnet (`.gitlab-ci.jsonnet`): its objects are read as the
 /// configuration's keys, a job made by a function (`local deploy(name) = { stage: …,
 /// trigger: { … } }`) and jobs under computed names (`['test_' + name]: { … }`) alike. A
-/// Jsonnet file not named for the CI configuration is not read so.
+/// Jsonnet file not named for the CI configuration is not read so (its `after_script` key is
+/// no job's; `strategy: 'depend'` itself is a literal of the data, found in any code).
 #[test]
 fn a_ci_configuration_rendered_by_jsonnet() {
     let ci = ".gitlab-ci.jsonnet";
@@ -258,7 +259,7 @@ fn a_ci_configuration_rendered_by_jsonnet() {
         ),
         (
             other,
-            "local rollout = {\n  stage: 'canary',\n  trigger: {\n    strategy: 'depend',\n  },\n};\n{ rollout: rollout }\n",
+            "local rollout = {\n  stage: 'canary',\n  after_script: ['notify'],\n};\n{ rollout: rollout }\n",
         ),
     ]);
     assert_eq!(

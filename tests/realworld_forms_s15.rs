@@ -121,3 +121,88 @@ fn another_graphql_apis_total_weight_is_not_the_platforms() {
         "{found:?}"
     );
 }
+
+/// CI configuration written by code whose string starts in ways the reader did not take for a
+/// document: a key and its value on the quote's line (`"""stages: [test, child]` of a
+/// `.gitlab-ci.yml` a test commits), a comment line first (`# Written by …` in a template
+/// literal, with an escaped backquote in it), and a job named by a format placeholder
+/// (`{0:}-run:` of a `str.format` template).
+#[test]
+fn ci_configuration_in_code_strings_that_start_unusually() {
+    let harness = "harness/postconditions.py";
+    let init = "src/commands/init.ts";
+    let template = "util/gen_ci.py";
+    let found = common::scan_files(&[
+        (
+            harness,
+            "def pipeline_actions():\n    return [\n        {\n            \"action\": \"create\",\n            \"file_path\": \".gitlab-ci.yml\",\n            \"content\": \"\"\"stages: [test, child]\nsuccess:\n  stage: test\n  script: ['echo ok']\nchild:\n  stage: child\n  trigger:\n    include: child.yml\n    strategy: depend\n\"\"\",\n        },\n    ]\n",
+        ),
+        (
+            init,
+            "/**\n * The job `after_script` prints the report (`when: always` keeps it).\n */\nexport function pipeline(version: string): string {\n  return `# Written by \\`tool init\\`. Safe to edit.\nreview:\n  image: node:22\n  script:\n    - npx tool@${version} review\n  after_script:\n    - npx tool@${version} report || true\n`;\n}\n",
+        ),
+        (
+            template,
+            "import sys\n\nMAIN = '''\n{0:}-run:\n  stage: build\n  trigger:\n    include:\n      - artifact: ci/{0:}-ci.yml\n        job: prepare\n    strategy: depend\n'''\n\nprint(MAIN.format(sys.argv[1]))\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, harness, "ci-trigger-strategy-depend"),
+        [14],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, init, "ci-after-script-cancelled-jobs"),
+        [10],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, template, "ci-trigger-strategy-depend"),
+        [10],
+        "{found:?}"
+    );
+}
+
+/// A trigger's `strategy: 'depend'` in a Jsonnet pipeline generator, and a job prototype's
+/// single-quoted `'after_script':` key in a Python generator that names its CI file.
+#[test]
+fn trigger_strategy_and_after_script_keys_in_pipeline_generators() {
+    let jsonnet = ".generate-config.jsonnet";
+    let py = "ci/optimize_pipeline.py";
+    let found = common::scan_files(&[
+        (
+            jsonnet,
+            "local langs = ['c', 'go'];\n\n{\n  ['test_' + lang]: {\n    stage: 'test',\n    trigger: {\n      include: [{ artifact: lang + '-ci.yml', job: 'generate_' + lang }],\n      strategy: 'depend',\n    },\n  }\n  for lang in langs\n}\n",
+        ),
+        (
+            py,
+            "# Shrinks the generated gitlab_ci pipeline.\n\ndef optimizer(yaml):\n    common_job = {\n        'variables': {'ACTION': 'NONE'},\n        'after_script': ['rm -rf \"./scratch\"'],\n    }\n    return common_job\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, jsonnet, "ci-trigger-strategy-depend"),
+        [8],
+        "{found:?}"
+    );
+    assert_eq!(
+        common::lines_of(&found, py, "ci-after-script-cancelled-jobs"),
+        [6],
+        "{found:?}"
+    );
+}
+
+/// A removed field read with the replacement as its fallback (`mr.get("merged_by") or
+/// mr.get("merge_user")`) is still read; a key filled from the replacement is not.
+#[test]
+fn a_read_with_the_replacement_as_fallback_is_a_read() {
+    let py = "routers/gitlab.py";
+    let found = common::scan_files(&[(
+        py,
+        "import httpx\n\nAPI = \"https://gitlab.example.com/api/v4\"\n\n\ndef merger(pid, iid):\n    mr = httpx.get(f\"{API}/projects/{pid}/merge_requests/{iid}\").json()\n    merged_by = mr.get(\"merged_by\") or mr.get(\"merge_user\") or {}\n    row = {\"merged_by\": mr.get(\"merge_user\")}\n    return merged_by.get(\"username\"), row\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, py, "mr-merged-by"),
+        [8],
+        "{found:?}"
+    );
+}

@@ -466,7 +466,9 @@ impl Scanner {
 
 /// Is the field found (a snake-case name) given the value of the entry's replacement field
 /// later on its line (`"merge_status": mr.get("detailed_merge_status")`: an app's own key,
-/// filled from the replacement)? Only where the replacement is itself a field's name.
+/// filled from the replacement)? Only where the replacement is itself a field's name, and the
+/// field is a key or an assignment's target (`:`, `=`, `=>` after it): a read that falls back
+/// to the replacement (`mr.get("merged_by") or mr.get("merge_user")`) still reads the field.
 fn fills_from_replacement(b: &[u8], hit: &crate::patterns::Hit, entry: &Entry) -> bool {
     let snake = |s: &str| {
         s.contains('_')
@@ -482,6 +484,16 @@ fn fills_from_replacement(b: &[u8], hit: &crate::patterns::Hit, entry: &Entry) -
     // Read at most 200 bytes on: a line of thousands of fields is not read to its end for each.
     let near = &b[hit.end..(hit.end + 200).min(b.len())];
     let rest = memchr::memchr(b'\n', near).map_or(near, |k| &near[..k]);
+    let lead = rest
+        .iter()
+        .position(|&c| !matches!(c, b'"' | b'\'' | b']' | b' ' | b'\t'))
+        .map_or(&[][..], |k| &rest[k..]);
+    let filled = lead.starts_with(b":")
+        || lead.starts_with(b"=>")
+        || (lead.starts_with(b"=") && !lead.starts_with(b"=="));
+    if !filled {
+        return false;
+    }
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     memchr::memmem::find_iter(rest, replacement.as_bytes()).any(|i| {
         let before = i > 0 && word(rest[i - 1]);

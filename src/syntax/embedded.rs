@@ -542,7 +542,7 @@ fn code_string_literals(text: &str, out: &mut Vec<Region>) {
         while let Some(j) = memchr::memmem::find(&b[from..], quote) {
             let open = from + j;
             let mut body_start = open + quote.len();
-            let Some(k) = memchr::memmem::find(&b[body_start..], quote) else {
+            let Some(k) = unescaped(&b[body_start..], quote) else {
                 break;
             };
             // A backslash right after the quote escapes the line break (Python's `"""\`): the
@@ -928,7 +928,8 @@ fn php_output(text: &str, out: &mut Vec<Region>) {
 
 /// Does a string literal's text start a YAML document: on the line after its opening quote, or
 /// with a key alone on the quote's line (`` return `spec:\n  inputs:… `` of a CI component a
-/// program writes, `` `child fails:\n  script: …` ``)?
+/// program writes, `` `child fails:\n  script: …` ``), or a key and its value there
+/// (`"""stages: [test, child]` of a `.gitlab-ci.yml` a test commits), or a YAML comment?
 fn starts_a_document(body: &str) -> bool {
     if body.starts_with(['\n', '\r']) {
         return true;
@@ -937,12 +938,37 @@ fn starts_a_document(body: &str) -> bool {
         return false;
     };
     let first = body[..nl].trim_end();
+    // A comment line first (`# Written by \`tool init\`.`), then the document.
+    if first.starts_with("# ") {
+        return true;
+    }
+    let key_byte = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.');
+    // A key and its value on the quote's line (`"""stages: [test, child]`).
+    let keyed = first.split_once(": ").is_some_and(|(key, value)| {
+        !key.is_empty() && key.bytes().all(key_byte) && !value.trim().is_empty()
+    });
     first.len() >= 2
-        && first.ends_with(':')
         && first.as_bytes()[0].is_ascii_alphabetic()
-        && first[..first.len() - 1]
-            .bytes()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b' '))
+        && (keyed
+            || (first.ends_with(':')
+                && first[..first.len() - 1]
+                    .bytes()
+                    .all(|c| key_byte(c) || c == b' ')))
+}
+
+/// Where `quote` is next written in `b` with no backslash escaping it (`` \` `` inside a
+/// template literal is no end of it).
+fn unescaped(b: &[u8], quote: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(k) = memchr::memmem::find(&b[from..], quote) {
+        let at = from + k;
+        let slashes = b[..at].iter().rev().take_while(|&&c| c == b'\\').count();
+        if slashes % 2 == 0 {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 /// Is the code between two string literals a splice on their line (`` ` + token + ` ``, `""" +

@@ -211,9 +211,15 @@ pub fn mask_templates(text: &str) -> String {
         .iter()
         .any(|(open, _)| memchr::memmem::find(b, open).is_some())
     {
-        return text.to_string();
+        let mut out = b.to_vec();
+        return match mask_placeholder_keys(&mut out) {
+            // Only ASCII braces were replaced with ASCII.
+            true => String::from_utf8(out).unwrap_or_else(|_| text.to_string()),
+            false => text.to_string(),
+        };
     }
     let mut out = b.to_vec();
+    mask_placeholder_keys(&mut out);
     let spans = template_spans(b);
     for &(s, e) in &spans {
         // What a tag writes stands for one word (`review-<%= app %>:` stays one key); a tag
@@ -264,6 +270,52 @@ pub fn mask_templates(text: &str) -> String {
     // Only ASCII bytes replaced ASCII-or-multibyte runs inside the tags; a multibyte character
     // there was overwritten byte by byte with ASCII, so the result is valid UTF-8.
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// The longest placeholder masked at a key's start.
+const PLACEHOLDER_REACH: usize = 64;
+
+/// A key that starts with a program's format placeholder (`{0:}-run:`, `{name}-test:`,
+/// `${lang}_build:` of a job name that code fills in) would open a flow mapping: the
+/// placeholder's braces are written `_` (a key that goes on after the closing brace is no valid
+/// flow mapping, so no YAML is changed). Whether any was masked.
+fn mask_placeholder_keys(out: &mut [u8]) -> bool {
+    let mut masked = false;
+    let mut line = 0;
+    while line < out.len() {
+        let end = memchr::memchr(b'\n', &out[line..]).map_or(out.len(), |k| line + k);
+        let mut i = line;
+        while i < end && matches!(out[i], b' ' | b'\t') {
+            i += 1;
+        }
+        let open = if out.get(i) == Some(&b'$') { i + 1 } else { i };
+        if out.get(open) == Some(&b'{')
+            && let Some(k) = out[open..end.min(open + PLACEHOLDER_REACH)]
+                .iter()
+                .position(|&c| c == b'}')
+        {
+            let close = open + k;
+            let inner = &out[open + 1..close];
+            let rest = &out[close + 1..end];
+            let key = rest
+                .iter()
+                .take_while(|&&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+                .count();
+            let placeholder = !inner.is_empty() && !inner.iter().any(|c| c.is_ascii_whitespace());
+            if placeholder
+                && key > 0
+                && rest.get(key) == Some(&b':')
+                && matches!(rest.get(key + 1), None | Some(b' ' | b'\r'))
+            {
+                for byte in &mut out[i..=close] {
+                    *byte = b'_';
+                }
+                masked = true;
+            }
+        }
+        line = end + 1;
+    }
+    masked
 }
 
 enum Frame {
