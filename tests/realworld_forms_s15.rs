@@ -206,3 +206,19 @@ fn a_read_with_the_replacement_as_fallback_is_a_read() {
         "{found:?}"
     );
 }
+
+/// A child pipeline a shell script appends to a file named by a variable (`cat <<EOF >>
+/// "$OUTPUT_FILE"`): the heredoc's text tells what it is.
+#[test]
+fn a_heredoc_written_to_a_file_named_by_a_variable() {
+    let sh = ".gitlab/scripts/generate-pipeline.sh";
+    let found = common::scan_files(&[(
+        sh,
+        "#!/usr/bin/env bash\nset -e\n\nOUTPUT_FILE=\".gitlab/generated-pipeline.yml\"\n\nif [ \"${LANGUAGE}\" = \"rust\" ]; then\n  cat <<EOF >> \"$OUTPUT_FILE\"\nrust_pipeline:\n  extends: .pipeline_template\n  trigger:\n    include: .gitlab/rust.gitlab-ci.yml\n    strategy: depend\nEOF\nfi\n",
+    )]);
+    assert_eq!(
+        common::lines_of(&found, sh, "ci-trigger-strategy-depend"),
+        [12],
+        "{found:?}"
+    );
+}

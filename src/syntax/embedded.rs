@@ -1103,7 +1103,8 @@ fn target_kind(head: &str) -> Option<FileKind> {
         }
     }
     let t = target?.trim_matches(['"', '\'', ';']);
-    if t.starts_with("/dev/") {
+    // A file named by a variable (`>> "$OUTPUT_FILE"`) is told by the text written to it.
+    if t.starts_with("/dev/") || t.starts_with('$') {
         return None;
     }
     let t = t.trim_start_matches("./");
