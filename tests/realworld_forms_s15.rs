@@ -222,3 +222,33 @@ fn a_heredoc_written_to_a_file_named_by_a_variable() {
         "{found:?}"
     );
 }
+
+/// In a file that calls the merge requests endpoint, a field destructured from each response
+/// object with a pattern's default (`const { iid = "", merge_status = "" } = mr`) is the
+/// platform's field; the same name as an element of a list of the program's own values
+/// (`[title, merged_by, author]`) is not, and neither is an object the program builds (the
+/// tests of `app_objects.rs` keep `return { approvers, configured }` silent).
+#[test]
+fn a_field_destructured_with_a_default_from_the_endpoints_response() {
+    let js = "src/reminder.js";
+    let py = "export_merge_requests.py";
+    let found = common::scan_files(&[
+        (
+            js,
+            "const axios = require(\"axios\");\n\nconst base = () => \"https://gitlab.com/api/v4/projects/\" + process.env.PROJECT_ID;\n\nasync function remind() {\n  const response = await axios.get(base() + \"/merge_requests?state=opened\");\n  response.data.forEach((mr) => {\n    const {\n      iid = \"\",\n      merge_status = \"\",\n    } = mr;\n    console.log(iid, merge_status);\n  });\n}\n\nmodule.exports = remind;\n",
+        ),
+        (
+            py,
+            "import requests\n\n\ndef rows(base, pid, token):\n    out = []\n    for mr in requests.get(f\"{base}/api/v4/projects/{pid}/merge_requests\", headers={\"PRIVATE-TOKEN\": token}).json():\n        merged_by = (mr.get(\"merge_user\") or {}).get(\"username\", \"\")\n        out.append([mr[\"title\"], merged_by, mr[\"author\"][\"username\"]])\n    return out\n",
+        ),
+    ]);
+    assert_eq!(
+        common::lines_of(&found, js, "mr-merge-status"),
+        [10],
+        "{found:?}"
+    );
+    assert!(
+        common::lines_of(&found, py, "mr-merged-by").is_empty(),
+        "{found:?}"
+    );
+}

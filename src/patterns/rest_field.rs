@@ -234,12 +234,81 @@ fn read_through_event(text: &str, at: usize) -> bool {
 const WEBHOOK_REACH: usize = 160;
 
 /// Is the word at `at..end` a shorthand property of an object pattern or literal (`{ iid,
-/// merge_status }`): `{` or `,` before it, `,` or `}` after it, blanks aside?
+/// merge_status }`), with or without a pattern's default (`merge_status = "",`): `{` or `,`
+/// before it, `,` or `}` after it, blanks aside?
 fn shorthand_property(text: &str, at: usize, end: usize) -> bool {
     let b = text.as_bytes();
     let before = b[..at].trim_ascii_end().last();
-    let after = b[end..].trim_ascii_start().first();
-    matches!(before, Some(b'{' | b',')) && matches!(after, Some(b',' | b'}'))
+    let after = b[end..].trim_ascii_start();
+    let after = pattern_default_end(after).map_or(after, |k| after[k..].trim_ascii_start());
+    matches!(before, Some(b'{' | b',')) && matches!(after.first(), Some(b',' | b'}'))
+}
+
+/// How far around a word the braces that hold it are looked for.
+const BRACKET_REACH: usize = 400;
+
+/// Is the word at `at` in an object pattern that is assigned (`const { iid, merge_status = "" }
+/// = mr`): the innermost bracket open before it (within [`BRACKET_REACH`]) is a brace, and the
+/// brace that closes it is followed by `=`? Not a list, a call's arguments, or an object the
+/// program builds (`return { approvers, configured }`).
+fn in_object_pattern(b: &[u8], at: usize) -> bool {
+    let mut depth = 0usize;
+    let mut opened = false;
+    for &c in b[at.saturating_sub(BRACKET_REACH)..at].iter().rev() {
+        match c {
+            b')' | b']' | b'}' => depth += 1,
+            b'(' | b'[' | b'{' if depth > 0 => depth -= 1,
+            b'{' => {
+                opened = true;
+                break;
+            }
+            b'(' | b'[' => return false,
+            _ => {}
+        }
+    }
+    if !opened {
+        return false;
+    }
+    let mut depth = 0usize;
+    let after = &b[at..(at + BRACKET_REACH).min(b.len())];
+    for (k, &c) in after.iter().enumerate() {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth > 0 => depth -= 1,
+            b'}' => {
+                let rest = after[k + 1..].trim_ascii_start();
+                return rest.starts_with(b"=") && !rest.starts_with(b"==") && !rest.starts_with(b"=>");
+            }
+            b')' | b']' => return false,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The longest default of an object pattern's property read (`= ""`, `= 0`, `= []`).
+const DEFAULT_REACH: usize = 80;
+
+/// Where a pattern's default value written at the start of `after` (`= ""`, `= 0`, `= null`,
+/// `= []`, `= {}`) ends: a literal, an empty list or object, or a name.
+fn pattern_default_end(after: &[u8]) -> Option<usize> {
+    let rest = after.strip_prefix(b"=")?;
+    if rest.first().is_some_and(|&c| c == b'=' || c == b'>') {
+        return None;
+    }
+    let value = rest.trim_ascii_start();
+    let skipped = after.len() - value.len();
+    let value = &value[..value.len().min(DEFAULT_REACH)];
+    let len = match value.first()? {
+        &q @ (b'"' | b'\'' | b'`') => value[1..].iter().position(|&c| c == q)? + 2,
+        b'[' if value.get(1) == Some(&b']') => 2,
+        b'{' if value.get(1) == Some(&b'}') => 2,
+        _ => value
+            .iter()
+            .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c == b'-')
+            .count(),
+    };
+    (len > 0).then_some(skipped + len)
 }
 
 /// Does `lead` (the text before a word) end with a keyword that declares a variable (`const `,
@@ -592,11 +661,11 @@ fn detect(field: &RestField, ctx: &FileCtx) -> Vec<Hit> {
     let mut last_tag: Option<usize> = None;
     for at in ctx.word_offsets(name, WordBytes::Ident) {
         let end = at + name.len();
-        // In a file that tells the field by its values, a shorthand property too
-        // (`const { iid, merge_status } = mr`).
+        // In a file that calls one of the field's endpoints or tells the field by its values, a
+        // shorthand property too (`const { iid, merge_status = "" } = mr`).
         let placed = field_position(text, at, end);
         let shorthand = !placed
-            && file_told
+            && (file_told || (uses_endpoint && in_object_pattern(text.as_bytes(), at)))
             && shorthand_property(text, at, end)
             && !in_any_string_on_its_line(text, at);
         if ctx.src.in_comment(at)
