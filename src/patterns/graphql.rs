@@ -161,16 +161,12 @@ impl PatternKind for Graphql {
     }
 }
 
-/// Does the file show that its GraphQL documents are the platform's: it names the platform (its
-/// path or its text) or holds a word of [`Shows::GraphqlApi`] for its kind?
+/// Does the file show that its GraphQL documents are the platform's: it names the platform
+/// ([`FileCtx::names_platform`]) or holds a word of [`Shows::GraphqlApi`] for its kind?
 fn shows_graphql_api(ctx: &FileCtx) -> bool {
-    let evidence = ctx.evidence();
     let kind = ctx.src.class.kind;
-    crate::syntax::graphql_types::names_gitlab(ctx.src.path, "")
-        || evidence.platform().iter().any(|w| ctx.contains(w))
-        || evidence
-            .markers()
-            .iter()
+    ctx.names_platform()
+        || (ctx.evidence().markers().iter())
             .filter(|m| m.shows == Shows::GraphqlApi && m.kinds.contains(kind))
             .any(|m| ctx.contains(&m.text))
 }

@@ -494,7 +494,7 @@ fn fills_from_replacement(b: &[u8], hit: &crate::patterns::Hit, entry: &Entry) -
     if !filled {
         return false;
     }
-    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let word = crate::syntax::is_ident_byte;
     memchr::memmem::find_iter(rest, replacement.as_bytes()).any(|i| {
         let before = i > 0 && word(rest[i - 1]);
         let after = rest.get(i + replacement.len()).is_some_and(|&c| word(c));

@@ -223,6 +223,13 @@ impl<'s, 'a> FileCtx<'s, 'a> {
         }
     }
 
+    /// Does the file name the platform: its path, or its text with a word of the `platform`
+    /// evidence?
+    pub fn names_platform(&self) -> bool {
+        super::graphql_types::names_gitlab(self.src.path, "")
+            || self.evidence().platform().iter().any(|w| self.contains(w))
+    }
+
     /// The file is part of a project's CI configuration with these jobs.
     pub fn with_ci_project(mut self, jobs: Option<ProjectJobs<'s>>) -> Self {
         self.ci_project = jobs;

@@ -224,7 +224,7 @@ pub(super) fn heredocs(ctx: &FileCtx) -> Vec<(usize, usize)> {
 /// Where the string literal opened by the quote `c`, whose content starts at `from`, ends: its
 /// closing quote, or a line break for all but a template literal, or the end of the text. A
 /// backslash escapes the byte after it.
-fn closing_quote(b: &[u8], from: usize, c: u8) -> usize {
+pub(super) fn closing_quote(b: &[u8], from: usize, c: u8) -> usize {
     let line_break = if c == b'`' { c } else { b'\n' };
     let mut j = from;
     loop {

@@ -133,18 +133,12 @@ fn formats(callee: &str) -> bool {
     )
 }
 
-/// The closing quote of the literal opened at `open` on the line, escapes skipped.
+/// The closing quote of the literal opened at `open` on the line (a line, so a literal that
+/// does not close on it has none), escapes skipped.
 fn closing_quote(b: &[u8], open: usize) -> Option<usize> {
     let q = b[open];
-    let mut i = open + 1;
-    while i < b.len() {
-        match b[i] {
-            b'\\' => i += 2,
-            c if c == q => return Some(i),
-            _ => i += 1,
-        }
-    }
-    None
+    let close = super::graphql_docs::closing_quote(b, open + 1, q);
+    (b.get(close) == Some(&q)).then_some(close)
 }
 
 /// The end of a simple expression at `i`: a name, members, indexes and call arguments

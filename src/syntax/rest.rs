@@ -1445,7 +1445,7 @@ pub fn calls<'a>(
     // in a call that shows its method (`api.get(…)`, `requests.get(urljoin(base, …))`).
     let specific = distinctive(template) && fixed_segments(template).nth(1).is_some();
     let lone_form = distinctive(template) && !specific && code_like;
-    let names_platform = std::cell::LazyCell::new(|| file_names_platform(ctx));
+    let names_platform = std::cell::LazyCell::new(|| ctx.names_platform());
     let scoped = code_like.then(|| below_project(template)).flatten();
     let mut push =
         |win: &'a str, ws: usize, start: usize, end: usize, url: &Url, relative: bool| -> bool {
@@ -1803,15 +1803,6 @@ fn piece_start(win: &str, start: usize, at: usize) -> usize {
 fn joined_path_at<'a>(text: &'a str, abs: usize, needle: &str, push: Push<'_, 'a>) {
     let (ws, win) = window(text, abs);
     joined_at(win, ws, abs - ws, needle, push);
-}
-
-/// Does the file name the platform (its path or its text)? A relative path of one
-/// distinctive segment (`'geo_nodes'`, `"geo_nodes/{$id}"`) counts in a call that shows its
-/// method in such a file (an API client of its own: `$this->httpClient->get('geo_nodes')`).
-/// Asked only for a relative path in a call that shows its method.
-fn file_names_platform(ctx: &FileCtx<'_, '_>) -> bool {
-    crate::syntax::graphql_types::names_gitlab(ctx.src.path, "")
-        || ctx.evidence().platform().iter().any(|w| ctx.contains(w))
 }
 
 /// A project's endpoint as written below the project's own path, for a helper that puts it

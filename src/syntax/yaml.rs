@@ -212,11 +212,9 @@ pub fn mask_templates(text: &str) -> String {
         .any(|(open, _)| memchr::memmem::find(b, open).is_some())
     {
         let mut out = b.to_vec();
-        return match mask_placeholder_keys(&mut out) {
-            // Only ASCII braces were replaced with ASCII.
-            true => String::from_utf8(out).unwrap_or_else(|_| text.to_string()),
-            false => text.to_string(),
-        };
+        mask_placeholder_keys(&mut out);
+        // Only ASCII braces were replaced with ASCII: still UTF-8.
+        return String::from_utf8(out).unwrap_or_else(|_| text.to_string());
     }
     let mut out = b.to_vec();
     mask_placeholder_keys(&mut out);
@@ -278,9 +276,8 @@ const PLACEHOLDER_REACH: usize = 64;
 /// A key that starts with a program's format placeholder (`{0:}-run:`, `{name}-test:`,
 /// `${lang}_build:` of a job name that code fills in) would open a flow mapping: the
 /// placeholder's braces are written `_` (a key that goes on after the closing brace is no valid
-/// flow mapping, so no YAML is changed). Whether any was masked.
-fn mask_placeholder_keys(out: &mut [u8]) -> bool {
-    let mut masked = false;
+/// flow mapping, so no YAML is changed).
+fn mask_placeholder_keys(out: &mut [u8]) {
     let mut line = 0;
     while line < out.len() {
         let end = memchr::memchr(b'\n', &out[line..]).map_or(out.len(), |k| line + k);
@@ -307,15 +304,11 @@ fn mask_placeholder_keys(out: &mut [u8]) -> bool {
                 && rest.get(key) == Some(&b':')
                 && matches!(rest.get(key + 1), None | Some(b' ' | b'\r'))
             {
-                for byte in &mut out[i..=close] {
-                    *byte = b'_';
-                }
-                masked = true;
+                out[i..=close].fill(b'_');
             }
         }
         line = end + 1;
     }
-    masked
 }
 
 enum Frame {
